@@ -1,0 +1,47 @@
+#include "engine/comms.h"
+#include "util/patterns.h"
+
+#include <stdlib.h>
+
+void groups_create(groups_t *g, int np, const options_t *o) {
+  int wrank, P;
+  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  int multi = o->multi >= 0;
+  g->np = np;
+  g->n_groups = group_count(P, np, multi);
+  g->group = group_of_rank(wrank, P, np, multi, o->map_p, o->map_q);
+  g->idle = P - g->n_groups * np;
+  g->group_ranks = malloc(sizeof(int) * (size_t)(g->n_groups * np + 1));
+  for (int w = 0; w < P; w++) {
+    int gw = group_of_rank(w, P, np, multi, o->map_p, o->map_q);
+    if (gw >= 0) g->group_ranks[gw * np + map_key(w, o->map_p, o->map_q) % np] = w;
+  }
+  int key = map_key(wrank, o->map_p, o->map_q);
+  MPI_Comm_split(MPI_COMM_WORLD, g->group >= 0 ? g->group : MPI_UNDEFINED, key, &g->comm);
+  MPI_Comm_split(MPI_COMM_WORLD, g->group >= 0 ? 0 : MPI_UNDEFINED, key, &g->active);
+}
+
+void groups_free(groups_t *g) {
+  if (g->comm != MPI_COMM_NULL) MPI_Comm_free(&g->comm);
+  if (g->active != MPI_COMM_NULL) MPI_Comm_free(&g->active);
+  free(g->group_ranks);
+  g->group_ranks = NULL;
+}
+
+static void dissemination_barrier(MPI_Comm comm) {
+  int rank, n;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &n);
+  for (int mask = 1; mask < n; mask <<= 1) {
+    int dst = (rank + mask) % n, src = (rank - mask + n) % n;
+    MPI_Sendrecv(NULL, 0, MPI_BYTE, dst, 1000, NULL, 0, MPI_BYTE, src, 1000, comm, MPI_STATUS_IGNORE);
+  }
+}
+
+void barriers(MPI_Comm comm, int count, int imb_barrier) {
+  for (int i = 0; i < count; i++) {
+    if (imb_barrier) dissemination_barrier(comm);
+    else MPI_Barrier(comm);
+  }
+}

@@ -1,0 +1,27 @@
+/* Communicators for one process count: the groups of -multi (or the single
+ * group of the first np ranks), ordered by -map, and the barriers. */
+#ifndef MPIMARK_COMMS_H
+#define MPIMARK_COMMS_H
+
+#include <mpi.h>
+#include "util/options.h"
+
+typedef struct {
+  int np;              /* processes per group */
+  int n_groups;        /* groups running at once */
+  int group;           /* this rank's group, -1 when it idles */
+  MPI_Comm comm;       /* the group's communicator, MPI_COMM_NULL when idle */
+  MPI_Comm active;     /* every rank of every group, MPI_COMM_NULL when idle */
+  int *group_ranks;    /* world ranks, group by group, in group rank order */
+  int idle;            /* ranks that wait in MPI_Barrier */
+} groups_t;
+
+/* Collective over MPI_COMM_WORLD. */
+void groups_create(groups_t *g, int np, const options_t *o);
+void groups_free(groups_t *g);
+
+/* count barriers on comm: MPI_Barrier, or IMB's own dissemination barrier
+ * of zero-byte MPI_Sendrecv calls with -imb_barrier on. */
+void barriers(MPI_Comm comm, int count, int imb_barrier);
+
+#endif

@@ -1,0 +1,111 @@
+#include "engine/datatypes.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+MPI_Datatype dtype_mpi(dtype_t t, int reduction) {
+  switch (t) {
+    case DT_BYTE: return MPI_BYTE;
+    case DT_CHAR: return reduction ? MPI_SIGNED_CHAR : MPI_CHAR;
+    case DT_INT: return MPI_INT;
+    case DT_FLOAT: return MPI_FLOAT;
+    case DT_DOUBLE: return MPI_DOUBLE;
+    case DT_FLOAT16:
+#ifdef MPIX_C_FLOAT16
+      return MPIX_C_FLOAT16;
+#else
+      return MPI_DATATYPE_NULL;
+#endif
+    case DT_BFLOAT16:
+#ifdef MPIX_C_BF16
+      return MPIX_C_BF16;
+#else
+      return MPI_DATATYPE_NULL;
+#endif
+  }
+  return MPI_DATATYPE_NULL;
+}
+
+const char *dtype_mpi_name(dtype_t t, int reduction) {
+  static const char *names[] = {"MPI_BYTE", "MPI_CHAR", "MPI_INT", "MPI_FLOAT", "MPI_DOUBLE",
+                                "MPIX_C_FLOAT16", "MPIX_C_BF16"};
+  if (t == DT_CHAR && reduction) return "MPI_SIGNED_CHAR";
+  return names[t];
+}
+
+/* Small non-negative integers: exact in every type, distinct per rank and
+ * position, and never 0xFF.. so the poison pattern can't pass for data. */
+static inline long value_of(int r, size_t pos) {
+  return (long)(((size_t)r * 31u + pos * 7u + 1u) % 251u);
+}
+
+#define FILL_LOOP(T, expr)                                      \
+  do {                                                          \
+    T *p = (T *)buf;                                            \
+    for (size_t e = 0; e < count; e++) p[e] = (T)(expr);        \
+  } while (0)
+
+void fill_values(void *buf, dtype_t t, size_t count, int r, size_t first) {
+  switch (t) {
+    case DT_BYTE: FILL_LOOP(uint8_t, value_of(r, first + e)); break;
+    case DT_CHAR: FILL_LOOP(signed char, (signed char)(uint8_t)value_of(r, first + e)); break;
+    case DT_INT: FILL_LOOP(int, value_of(r, first + e)); break;
+    case DT_FLOAT: FILL_LOOP(float, value_of(r, first + e)); break;
+    case DT_DOUBLE: FILL_LOOP(double, value_of(r, first + e)); break;
+    default: FILL_LOOP(uint16_t, value_of(r, first + e)); break;
+  }
+}
+
+/* Sums in the element type, as the MPI library does: a char sum wraps. */
+#define SUM_LOOP(T)                                             \
+  do {                                                          \
+    T *p = (T *)buf;                                            \
+    for (size_t e = 0; e < count; e++) {                        \
+      T acc = 0;                                                \
+      for (int k = 0; k < nr; k++) {                            \
+        T v;                                                    \
+        fill_values(&v, t, 1, ranks[k], first + e);             \
+        acc = (T)(acc + v);                                     \
+      }                                                         \
+      p[e] = acc;                                               \
+    }                                                           \
+  } while (0)
+
+void fill_sum(void *buf, dtype_t t, size_t count, const int *ranks, int nr, size_t first) {
+  switch (t) {
+    case DT_BYTE: SUM_LOOP(uint8_t); break;
+    case DT_CHAR: SUM_LOOP(signed char); break;
+    case DT_INT: SUM_LOOP(int); break;
+    case DT_FLOAT: SUM_LOOP(float); break;
+    case DT_DOUBLE: SUM_LOOP(double); break;
+    default: SUM_LOOP(uint16_t); break;
+  }
+}
+
+long count_mismatches(const void *got, const void *expected, dtype_t t, size_t count) {
+  size_t w = dtype_size(t);
+  const char *a = got, *b = expected;
+  long bad = 0;
+  for (size_t e = 0; e < count; e++)
+    if (memcmp(a + e * w, b + e * w, w) != 0) bad++;
+  return bad;
+}
+
+MPI_Datatype block_type(size_t bytes) {
+  const size_t chunk = (size_t)1 << 30;
+  size_t q = bytes / chunk, r = bytes % chunk;
+  MPI_Datatype chunk_t, whole_t, rest_t, out;
+  MPI_Type_contiguous((int)chunk, MPI_BYTE, &chunk_t);
+  MPI_Type_contiguous((int)q, chunk_t, &whole_t);
+  MPI_Type_contiguous((int)r, MPI_BYTE, &rest_t);
+  int lens[2] = {1, 1};
+  MPI_Aint disp[2] = {0, (MPI_Aint)(q * chunk)};
+  MPI_Datatype types[2] = {whole_t, rest_t};
+  MPI_Type_create_struct(r ? 2 : 1, lens, disp, types, &out);
+  MPI_Type_commit(&out);
+  MPI_Type_free(&chunk_t);
+  MPI_Type_free(&whole_t);
+  MPI_Type_free(&rest_t);
+  return out;
+}

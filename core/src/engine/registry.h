@@ -1,0 +1,108 @@
+/* A benchmark is a row in a table: IMB's name, its class, flags, buffer
+ * sizing, scaling of time and bandwidth, and a kernel that performs one
+ * iteration. The engine (engine.c) owns everything else: sizes, process
+ * counts, groups, buffers, iteration counts, warm-up, timing, aggregation.
+ * Adding a benchmark means adding a row and a kernel. */
+#ifndef MPIMARK_REGISTRY_H
+#define MPIMARK_REGISTRY_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include "util/options.h"
+
+typedef enum {
+  CLASS_SINGLE,      /* two active processes (PingPong family) */
+  CLASS_PARALLEL,    /* every process sends and receives (Sendrecv, Exchange) */
+  CLASS_MSGRATE,     /* pairs with a window of messages (Uniband, Biband) */
+  CLASS_COLLECTIVE,  /* a collective call, timed call by call */
+  CLASS_SYNC         /* no message size (Barrier) */
+} bench_class_t;
+
+/* How a buffer is sized for message size X on np processes. */
+typedef enum { BUF_NONE, BUF_X, BUF_2X, BUF_NP_X } bufsize_t;
+
+enum {
+  BF_DEFAULT = 1 << 0,    /* in the default list */
+  BF_HAS_ROOT = 1 << 1,   /* rooted collective (auto iteration policy, -root_shift) */
+  BF_REDUCTION = 1 << 2,  /* uses -red_data_type and MPI_SUM */
+};
+
+typedef struct bench_ctx bench_ctx;
+typedef struct bench_desc bench_desc;
+
+/* One iteration of the measured pattern. iter counts from 0 within a timed
+ * loop and selects the -off_cache slot and the root. */
+typedef void (*kernel_fn)(bench_ctx *c, long iter);
+
+/* -check: fills the receive side with a poison pattern before iteration
+ * iter, and afterwards counts the received elements that differ from what
+ * must have arrived. */
+typedef void (*poison_fn)(bench_ctx *c, long iter);
+typedef long (*verify_fn)(bench_ctx *c, long iter);
+/* Optional per-size preparation after the engine set the buffers, counts
+ * (n per rank) and displacements (i*n); e.g. Reduce_scatter's split. */
+typedef void (*setup_fn)(bench_ctx *c);
+
+struct bench_desc {
+  const char *name;       /* IMB's exact spelling */
+  bench_class_t cls;
+  unsigned flags;
+  double time_scale;      /* reported time = measured * scale (PingPong: 0.5) */
+  double bw_scale;        /* MB/s = bw_scale * bytes / t_max; 0 = no bandwidth */
+  bufsize_t sbuf, rbuf;
+  kernel_fn run;
+  poison_fn poison;       /* NULL: default poison (receive buffer of iter) */
+  verify_fn verify;       /* NULL: nothing is received (Barrier) */
+  setup_fn setup;         /* NULL: nothing to prepare */
+};
+
+/* Everything a kernel may touch, prepared by the engine per message size. */
+struct bench_ctx {
+  const bench_desc *desc;
+  const options_t *opt;
+  MPI_Comm comm;          /* the group's communicator */
+  int rank, np;
+
+  size_t bytes;           /* message size X */
+  size_t count;           /* elements per message: X / element size */
+  dtype_t dt;             /* element type */
+  MPI_Datatype type;      /* datatype for calls: the element, or a block of X bytes for large counts */
+  int n;                  /* count to pass with type (1 when type is a block) */
+  MPI_Datatype elem;      /* the element's own datatype */
+  MPI_Op op;              /* MPI_SUM for reductions */
+  int large_count;        /* count exceeds INT_MAX */
+
+  char *sbuf, *rbuf;      /* slot 0 of each buffer */
+  size_t s_len, r_len;    /* bytes of one slot */
+  size_t s_stride, r_stride;  /* -off_cache: distance between slots; 0 otherwise */
+  long s_slots, r_slots;  /* -off_cache: number of slots; 1 otherwise */
+
+  int root_shift;
+  int window;             /* Uniband/Biband messages in flight */
+  MPI_Request *reqs;      /* 2*window requests */
+  int *counts, *displs;   /* per-rank counts and displacements, in units of type */
+  char ack;               /* Uniband/Biband acknowledgement byte */
+};
+
+static inline char *sbuf_at(const bench_ctx *c, long slot) {
+  return c->sbuf + (size_t)(slot % c->s_slots) * c->s_stride;
+}
+static inline char *rbuf_at(const bench_ctx *c, long slot) {
+  return c->rbuf + (size_t)(slot % c->r_slots) * c->r_stride;
+}
+
+/* A suite: its name in the command line, its title in the text header, and its table. */
+typedef struct {
+  const char *name;       /* "mpi1" */
+  const char *title;      /* "MPI-1" */
+  const bench_desc *benchmarks;
+  int n_benchmarks;
+} suite_desc;
+
+const suite_desc *find_suite(const char *name);
+/* Case-insensitive lookup; NULL if unknown. */
+const bench_desc *find_benchmark(const suite_desc *s, const char *name);
+
+extern const suite_desc suite_mpi1;
+
+#endif

@@ -1,0 +1,17 @@
+/* What the run record says about the machine: hosts, cores, memory, load. */
+#ifndef MPIMARK_SYSINFO_H
+#define MPIMARK_SYSINFO_H
+
+#include "report/reporter.h"
+
+typedef struct {
+  int ranks_on_host;        /* world ranks sharing this rank's host */
+  double mem_available;     /* bytes of MemAvailable on this rank's host */
+} host_share_t;
+
+/* Collective over MPI_COMM_WORLD: fills the machine fields of *info on rank 0
+ * (hosts, cores, oversubscription, uname, load, times) and *share on every rank. */
+void sysinfo_collect(run_info_t *info, host_share_t *share);
+void load_average(double out[3]);
+
+#endif

@@ -1,0 +1,251 @@
+/* mpimark-core SUITE [IMB options]: the measurement core. Parses IMB's
+ * command line, initialises MPI, builds the benchmark list, and runs the
+ * engine with the IMB text reporter (stdout) and, with -json, the JSON
+ * Lines reporter. Bad input ends every rank with one line and exit 2. */
+#include "engine/datatypes.h"
+#include "engine/engine.h"
+#include "engine/registry.h"
+#include "engine/sysinfo.h"
+#include "report/reporter.h"
+#include "util/options.h"
+#include "util/strutil.h"
+#include "util/timer.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_BAD_INPUT 2
+#define EXIT_SKIPPED 3
+#define EXIT_CHECK_FAILED 4
+#define ERR_LEN OPT_ERR_LEN
+
+static void usage(FILE *f) {
+  fprintf(f,
+    "usage: mpimark-core SUITE [benchmark[,benchmark...]] [options]\n"
+    "\n"
+    "SUITE: mpi1 (IMB-MPI1). Benchmark names are IMB's, case-insensitive; -list shows them.\n"
+    "\n"
+    "IMB options (IMB's spelling and meaning):\n"
+    "  -npmin N                  smallest process count of the sweep N, 2N, 4N, ..., P (default 2)\n"
+    "  -multi 0|1                run groups of processes at once; 0 shows the worst group, 1 every group\n"
+    "  -off_cache SIZE[,LINE]    use cold buffers: cache size in MB (-1: 8 MB), line size in bytes (64)\n"
+    "  -iter N[,VOL[,NONAGGR]]   iterations per size, overall volume in MB, non-aggregate count (1000,40,100)\n"
+    "  -iter_policy P            dynamic | multiple_np | auto | off (dynamic)\n"
+    "  -time SECS                seconds per message size, also sets the time-out (10)\n"
+    "  -mem GB                   memory per process for message buffers (1)\n"
+    "  -msglog [MIN:]MAX         sizes 0, 2^MIN .. 2^MAX (0:22); MAX up to 40 where memory allows\n"
+    "  -msglen FILE              sizes from a file, one per line (k, m, g suffixes)\n"
+    "  -msgsize L1,L2,...        sizes as a list\n"
+    "  -map PxQ                  reorder ranks as a PxQ grid (P*Q = number of processes)\n"
+    "  -input FILE               benchmark names from a file, one per line\n"
+    "  -include B1,B2            add benchmarks (also non-default ones) to the list\n"
+    "  -exclude B1,B2            remove benchmarks from the list\n"
+    "  -list                     list the benchmarks and exit\n"
+    "  -thread_level L           single | funneled | serialized | multiple | nompiinit (single)\n"
+    "  -root_shift on|off        rotate the root of rooted collectives every iteration (off)\n"
+    "  -sync on|off              untimed barrier after every collective call (on)\n"
+    "  -imb_barrier on|off       IMB's own dissemination barrier instead of MPI_Barrier (off)\n"
+    "  -data_type T              byte | char | int | float | double (byte)\n"
+    "  -red_data_type T          char | int | float | double for reductions (float)\n"
+    "  -zero_size on|off         run the 0-byte size (on)\n"
+    "  -warm_up on|off           untimed warm-up iterations at every size (on)\n"
+    "  -window_size N            Uniband/Biband messages in flight (256)\n"
+    "  -msg_pause on|off         pause after every size (off)\n"
+    "  -help                     this text (anywhere on the line)\n"
+    "\n"
+    "mpimark options:\n"
+    "  -check [on|off]           verify every received buffer; adds a defects column (off)\n"
+    "  -json FILE                write the JSON Lines results stream to FILE\n");
+}
+
+/* Ends every rank the same way: rank 0 says why in one line. */
+static int finish(int rank, int code, const char *msg) {
+  if (rank == 0 && msg && *msg) fprintf(stderr, "mpimark-core: error: %s\n", msg);
+  MPI_Finalize();
+  return code;
+}
+
+static int is_listed(const bench_desc **list, int n, const bench_desc *b) {
+  for (int i = 0; i < n; i++)
+    if (list[i] == b) return 1;
+  return 0;
+}
+
+/* The run list: the named benchmarks (or the defaults), plus -include,
+ * minus -exclude, in the suite's order when defaults are used. */
+static int build_list(const suite_desc *s, const options_t *o, const bench_desc **list, int *n, char *err) {
+  *n = 0;
+  for (int i = 0; i < o->n_names + o->n_include + o->n_exclude; i++) {
+    const char *name = i < o->n_names ? o->names[i]
+                     : i < o->n_names + o->n_include ? o->include[i - o->n_names]
+                     : o->exclude[i - o->n_names - o->n_include];
+    if (!find_benchmark(s, name)) {
+      snprintf(err, ERR_LEN, "unknown benchmark '%s' in suite %s; run 'mpimark-core %s -list' to see the names",
+               name, s->name, s->name);
+      return -1;
+    }
+  }
+  if (o->n_names > 0) {
+    for (int i = 0; i < o->n_names; i++) {
+      const bench_desc *b = find_benchmark(s, o->names[i]);
+      if (!is_listed(list, *n, b)) list[(*n)++] = b;
+    }
+  } else {
+    for (int i = 0; i < s->n_benchmarks; i++)
+      if (s->benchmarks[i].flags & BF_DEFAULT) list[(*n)++] = &s->benchmarks[i];
+  }
+  for (int i = 0; i < o->n_include; i++) {
+    const bench_desc *b = find_benchmark(s, o->include[i]);
+    if (!is_listed(list, *n, b)) list[(*n)++] = b;
+  }
+  int k = 0;
+  for (int i = 0; i < *n; i++) {
+    int drop = 0;
+    for (int j = 0; j < o->n_exclude; j++) drop |= find_benchmark(s, o->exclude[j]) == list[i];
+    if (!drop) list[k++] = list[i];
+  }
+  *n = k;
+  if (*n == 0) {
+    snprintf(err, ERR_LEN, "no benchmark left to run; check -exclude");
+    return -1;
+  }
+  return 0;
+}
+
+static void print_list(const suite_desc *s) {
+  printf("mpimark-core %s\nList of benchmarks:\n%s:\n", MPIMARK_VERSION, s->name);
+  for (int i = 0; i < s->n_benchmarks; i++)
+    printf("    %s%s\n", s->benchmarks[i].name, (s->benchmarks[i].flags & BF_DEFAULT) ? "" : " (non-default)");
+}
+
+static const char *mpi_thread_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+  }
+  return "unknown";
+}
+
+int main(int argc, char **argv) {
+  static options_t opt;
+  char err[ERR_LEN] = {0};
+  const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
+  int parse_rc = 0;
+  if (!suite) {
+    if (argc > 1 && (str_ieq(argv[1], "-help") || str_ieq(argv[1], "-h") || str_ieq(argv[1], "--help"))) {
+      usage(stdout);
+      return 0;
+    }
+    snprintf(err, sizeof(err), "%s; the first argument names the suite: mpi1",
+             argc > 1 ? "unknown suite" : "no suite given");
+    parse_rc = -1;
+    options_defaults(&opt, "mpi1");
+  } else {
+    options_defaults(&opt, suite->name);
+    parse_rc = options_parse(&opt, argc, argv, 2, err, sizeof(err));
+  }
+
+  /* MPI is initialised even for bad input, so that every rank can leave
+   * through MPI_Finalize with the same exit code instead of the launcher
+   * aborting the others. */
+  static const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE,
+                               MPI_THREAD_SINGLE};
+  int provided = MPI_THREAD_SINGLE, rank;
+  int requested = levels[opt.thread_level];
+  if (opt.thread_level == THREAD_NOMPIINIT) MPI_Init(&argc, &argv);
+  else MPI_Init_thread(&argc, &argv, requested, &provided);
+  if (opt.thread_level == THREAD_NOMPIINIT) MPI_Query_thread(&provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+
+  if (parse_rc != 0) return finish(rank, EXIT_BAD_INPUT, err);
+  if (opt.help) {
+    if (rank == 0) usage(stdout);
+    return finish(rank, 0, NULL);
+  }
+  if (opt.list) {
+    if (rank == 0) print_list(suite);
+    return finish(rank, 0, NULL);
+  }
+  if (provided < requested)
+    return finish(rank, EXIT_BAD_INPUT, "the MPI library cannot provide the -thread_level asked for; ask for a lower level");
+
+  static const bench_desc *list[OPT_MAX_NAMES + 64];
+  int n = 0;
+  if (build_list(suite, &opt, list, &n, err) != 0) return finish(rank, EXIT_BAD_INPUT, err);
+  if (dtype_mpi(opt.data_type, 0) == MPI_DATATYPE_NULL || dtype_mpi(opt.red_data_type, 1) == MPI_DATATYPE_NULL)
+    return finish(rank, EXIT_BAD_INPUT, "float16/bfloat16 need MPIX_C_FLOAT16/MPIX_C_BF16, which this MPI library lacks; use float or double");
+  int P;
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  if ((opt.map_p > 1 || opt.map_q > 1) && opt.map_p * opt.map_q != P) {
+    snprintf(err, sizeof(err), "-map %dx%d does not cover the %d processes; give P and Q with P*Q = %d",
+             opt.map_p, opt.map_q, P, P);
+    return finish(rank, EXIT_BAD_INPUT, err);
+  }
+
+  int json_failed = 0;
+  if (rank == 0) {
+    report_add(imb_text_reporter());
+    if (opt.json_path[0]) {
+      reporter_t *j = json_lines_reporter(opt.json_path, err, sizeof(err));
+      if (j) report_add(j);
+      else json_failed = 1;
+    }
+  }
+  MPI_Bcast(&json_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (json_failed) return finish(rank, EXIT_BAD_INPUT, err);
+
+  run_info_t info;
+  memset(&info, 0, sizeof(info));
+  info.opt = &opt;
+  info.suite = suite;
+  info.argc = argc;
+  info.argv = argv;
+  info.thread_requested = mpi_thread_name(requested);
+  info.thread_provided = mpi_thread_name(provided);
+  info.benchmarks = list;
+  info.n_benchmarks = n;
+  MPI_Get_version(&info.mpi_version, &info.mpi_subversion);
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  int liblen;
+  MPI_Get_library_version(lib, &liblen);
+  char *nl = strchr(lib, '\n');
+  if (nl) *nl = 0;
+  snprintf(info.mpi_library, sizeof(info.mpi_library), "%s", lib);
+  info.mpi_wtick = MPI_Wtick();
+  engine_t engine;
+  memset(&engine, 0, sizeof(engine));
+  engine.opt = &opt;
+  engine.suite = suite;
+  sysinfo_collect(&info, &engine.host);
+  timer_selftest(100000, &info.timer);
+
+  int64_t t0 = now_ns();
+  if (rank == 0) report_run_begin(&info);
+  engine_run(&engine, list, n);
+  if (rank == 0) {
+    run_end_t end = {engine.skipped_sizes == 0, (double)(now_ns() - t0) * 1e-9, engine.results, {0, 0, 0}};
+    load_average(end.load_after);
+    report_run_end(&end);
+  }
+
+  /* The verdict is rank 0's; every rank returns it. */
+  long verdict[3] = {engine.oom_sizes, engine.defects, engine.skipped_sizes};
+  MPI_Bcast(verdict, 3, MPI_LONG, 0, MPI_COMM_WORLD);
+  double worst = engine.worst_need_gb;
+  MPI_Bcast(&worst, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (verdict[1] > 0) {
+    snprintf(err, sizeof(err), "-check found %ld received elements that differ from what was sent; see the defects column",
+             verdict[1]);
+    return finish(rank, EXIT_CHECK_FAILED, err);
+  }
+  if (verdict[0] > 0) {
+    snprintf(err, sizeof(err), "%ld message size(s) did not fit in memory (largest need %.3f GB per process); raise -mem to at least that or lower -msglog",
+             verdict[0], worst);
+    return finish(rank, EXIT_SKIPPED, err);
+  }
+  return finish(rank, 0, NULL);
+}

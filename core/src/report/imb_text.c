@@ -1,0 +1,188 @@
+/* IMB's text output on stdout, layout for layout (reference/imb.md §4), so a
+ * parser written for IMB reads ours unchanged: 13-character columns, the
+ * dash lines of ncols*13-1 dashes, "# Benchmarking <Name> ", the process and
+ * group lines, the failure rows and the closing line. */
+#include "report/reporter.h"
+#include "engine/datatypes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define W 13
+#define IMB_METHOD_VERSION "2021.11"
+
+static void dash_line(int ncols) {
+  putchar('#');
+  for (int i = 0; i < ncols * W - 1; i++) putchar('-');
+  putchar('\n');
+}
+
+static void text_run_begin(reporter_t *r, const run_info_t *in) {
+  const options_t *o = in->opt;
+  printf("#----------------------------------------------------------------\n");
+  printf("#    mpimark-core %s (Intel(R) MPI Benchmarks %s methodology), %s part\n", MPIMARK_VERSION,
+         IMB_METHOD_VERSION, in->suite->title);
+  printf("#----------------------------------------------------------------\n");
+  printf("# Date                  : %s\n", in->start_local);
+  printf("# Machine               : %s\n", in->machine);
+  printf("# System                : %s\n", in->sysname);
+  printf("# Release               : %s\n", in->release);
+  printf("# Version               : %s\n", in->version);
+  printf("# MPI Version           : %d.%d\n", in->mpi_version, in->mpi_subversion);
+  printf("# MPI Thread Environment: %s\n\n\n", in->thread_provided);
+  printf("# Calling sequence was: \n\n#");
+  for (int i = 0; i < in->argc; i++) printf(" %s", in->argv[i]);
+  printf(" \n\n");
+  if (o->have_size_list) {
+    printf("# Message lengths were user defined\n");
+  } else {
+    printf("# Minimum message length in bytes:   %zu\n", o->zero_size ? (size_t)0 : (size_t)1 << o->msglog_min);
+    printf("# Maximum message length in bytes:   %zu\n", (size_t)1 << o->msglog_max);
+  }
+  printf("#\n");
+  printf("# MPI_Datatype                   :   %s \n", dtype_mpi_name(o->data_type, 0));
+  printf("# MPI_Datatype for reductions    :   %s \n", dtype_mpi_name(o->red_data_type, 1));
+  printf("# MPI_Op                         :   MPI_SUM  \n");
+  printf("# \n# \n\n# List of Benchmarks to run:\n\n");
+  for (int i = 0; i < in->n_benchmarks; i++) printf("# %s\n", in->benchmarks[i]->name);
+  fflush(stdout);
+}
+
+/* The column titles of a table, in IMB's out_format sets. */
+static int columns(const table_info_t *t, const options_t *o, const char **cols) {
+  int n = 0;
+  if (t->multi == 1) cols[n++] = "Group";
+  switch (t->bench->cls) {
+    case CLASS_SYNC:
+      cols[n++] = "#repetitions";
+      break;
+    default:
+      cols[n++] = "#bytes";
+      cols[n++] = "#repetitions";
+  }
+  int ranged = t->bench->cls == CLASS_PARALLEL || t->bench->cls == CLASS_COLLECTIVE ||
+               t->bench->cls == CLASS_SYNC || (t->bench->cls == CLASS_SINGLE && t->multi == 0);
+  if (t->bench->cls == CLASS_MSGRATE) {
+    cols[n++] = "Mbytes/sec";
+    cols[n++] = "Msg/sec";
+  } else if (ranged) {
+    cols[n++] = "t_min[usec]";
+    cols[n++] = "t_max[usec]";
+    cols[n++] = "t_avg[usec]";
+    if (t->bench->bw_scale > 0) cols[n++] = "Mbytes/sec";
+  } else {
+    cols[n++] = "t[usec]";
+    cols[n++] = "Mbytes/sec";
+  }
+  if (o->check && t->bench->verify) cols[n++] = "defects";
+  return n;
+}
+
+/* A row of world ranks, 16 to a line, each line led by "# ". */
+static void rank_row(const char *label, const int *ranks, int n) {
+  printf("# %s", label);
+  for (int i = 0; i < n; i++) {
+    if (i > 0 && i % 16 == 0) printf("\n# ");
+    printf(" %4d", ranks[i]);
+  }
+  printf("\n# \n");
+}
+
+static const options_t *current_opt;
+
+static void text_table_begin(reporter_t *r, const table_info_t *t) {
+  if (t->invalid) {
+    printf("\n# !! Benchmark %s invalid for %d processes !! \n\n", t->bench->name, t->np);
+    fflush(stdout);
+    return;
+  }
+  const char *cols[8];
+  int ncols = columns(t, current_opt, cols);
+  printf("\n");
+  dash_line(ncols);
+  printf("# Benchmarking %s%s \n", t->n_groups > 1 ? "Multi-" : "", t->bench->name);
+  if (t->n_groups > 1) {
+    printf("# ( %d groups of %d processes each running simultaneous ) \n", t->n_groups, t->np);
+    for (int g = 0; g < t->n_groups; g++) {
+      char label[32];
+      snprintf(label, sizeof(label), "Group  %d: ", g);
+      rank_row(label, t->group_ranks + (size_t)g * t->np, t->np);
+    }
+  } else if (t->map_p > 1 && t->map_q > 1) {
+    printf("# #processes = %d; rank order (rowwise): \n", t->np);
+    int world = t->np + t->idle, done = 0;
+    for (int i = 0; i < t->map_p && done < t->np; i++) {
+      int row = world / t->map_p + (i < world % t->map_p ? 1 : 0);
+      if (row > t->np - done) row = t->np - done;
+      rank_row("", t->group_ranks + done, row);
+      done += row;
+    }
+  } else {
+    printf("# #processes = %d \n", t->np);
+  }
+  if (t->idle == 1) printf("# ( %d additional process waiting in MPI_Barrier)\n", t->idle);
+  else if (t->idle > 1) printf("# ( %d additional processes waiting in MPI_Barrier)\n", t->idle);
+  dash_line(ncols);
+  for (int i = 0; i < ncols; i++) printf("%*s", W, cols[i]);
+  printf("\n");
+  fflush(stdout);
+}
+
+static void text_result(reporter_t *r, const result_t *res) {
+  const table_info_t *t = res->table;
+  const bench_desc *b = t->bench;
+  if (t->multi == 1 && res->group == 0) printf("\n");
+  if (t->multi == 1) printf("%*d", W, res->group < 0 ? 0 : res->group);
+  if (b->cls != CLASS_SYNC) printf("%*zu", W, res->bytes);
+  switch (res->status) {
+    case ST_TIMEOUT:
+      printf(" time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use \"-time X\" to increase time limit.\n");
+      fflush(stdout);
+      return;
+    case ST_OUT_OF_MEMORY:
+      printf(" out-of-mem.; needed X=%8.3f GB; use flag \"-mem X\" or raise the memory limit\n", res->needed_gb);
+      fflush(stdout);
+      return;
+    case ST_INT_OVERFLOW:
+      printf(" int-overflow.; The production rank*size caused int overflow for given sample; this MPI has no large-count reductions, use a larger -red_data_type\n");
+      fflush(stdout);
+      return;
+    case ST_OK:
+      break;
+  }
+  printf("%*ld", W, res->repetitions);
+  int ranged = b->cls == CLASS_PARALLEL || b->cls == CLASS_COLLECTIVE || b->cls == CLASS_SYNC ||
+               (b->cls == CLASS_SINGLE && t->multi == 0);
+  if (b->cls == CLASS_MSGRATE) {
+    printf("%*.2f%*.0f", W, res->mbytes_per_sec, W, res->msgs_per_sec);
+  } else if (ranged) {
+    printf("%*.2f%*.2f%*.2f", W, res->t_min_us, W, res->t_max_us, W, res->t_avg_us);
+    if (b->bw_scale > 0) printf("%*.2f", W, res->mbytes_per_sec);
+  } else {
+    printf("%*.2f%*.2f", W, res->t_max_us, W, res->mbytes_per_sec);
+  }
+  if (res->checked && b->verify) printf("%*ld", W, res->defects);
+  printf("\n");
+  fflush(stdout);
+}
+
+static void text_event(reporter_t *r, const event_t *ev) {
+  /* Warnings go to stderr so the tables on stdout stay IMB's. */
+  if (strcmp(ev->level, "info") != 0) fprintf(stderr, "mpimark-core: %s: %s\n", ev->level, ev->message);
+}
+
+static void text_run_end(reporter_t *r, const run_end_t *end) {
+  printf("\n\n# All processes entering MPI_Finalize\n\n");
+  fflush(stdout);
+}
+
+static void text_run_begin_hook(reporter_t *r, const run_info_t *in) {
+  current_opt = in->opt;
+  text_run_begin(r, in);
+}
+
+reporter_t *imb_text_reporter(void) {
+  static reporter_t rep = {text_run_begin_hook, text_table_begin, text_result, text_event, text_run_end, NULL};
+  return &rep;
+}

@@ -1,0 +1,106 @@
+/* Reporters turn finished records into output. They know nothing of MPI or of
+ * each other; the engine calls them on world rank 0 only, through
+ * report_* fan-out functions that call every registered reporter. */
+#ifndef MPIMARK_REPORTER_H
+#define MPIMARK_REPORTER_H
+
+#include <stddef.h>
+#include "engine/registry.h"
+#include "util/options.h"
+#include "util/stats.h"
+#include "util/timer.h"
+
+typedef struct {
+  const options_t *opt;
+  const suite_desc *suite;
+  int argc;
+  char **argv;
+  char start_utc[32];
+  char start_local[64];           /* asctime-style, for IMB's "# Date" line */
+  char mpi_library[512];          /* first line of MPI_Get_library_version */
+  int mpi_version, mpi_subversion;
+  const char *thread_requested, *thread_provided;
+  char **hosts;                   /* distinct host names */
+  int n_hosts;
+  int processes;
+  int cores_online;
+  int oversubscribed;
+  char sysname[128], release[128], version[256], machine[128];
+  timer_selftest_t timer;
+  double mpi_wtick;
+  double load_before[3];
+  const bench_desc **benchmarks;  /* the run list, in order */
+  int n_benchmarks;
+} run_info_t;
+
+/* Opens one (benchmark, process count) table. */
+typedef struct {
+  const char *suite;              /* "mpi1", ... */
+  const bench_desc *bench;
+  int np;                         /* processes per group */
+  int n_groups;                   /* groups running at once */
+  int multi;                      /* -1, 0, 1 */
+  const int *group_ranks;         /* world ranks, n_groups * np, group by group */
+  int idle;                       /* world ranks waiting in MPI_Barrier */
+  int map_p, map_q;               /* -map in force (1x1: none) */
+  int n_sizes;                    /* sizes planned */
+  int invalid;                    /* the benchmark cannot run at this count */
+} table_info_t;
+
+typedef enum { ST_OK, ST_TIMEOUT, ST_OUT_OF_MEMORY, ST_INT_OVERFLOW } result_status_t;
+
+typedef struct {
+  const table_info_t *table;
+  int group;                      /* -1: the row covers every group */
+  size_t bytes, count;
+  const char *datatype;
+  result_status_t status;
+  double needed_gb;               /* out-of-memory: memory the size needs per process */
+  long repetitions;
+  double t_min_us, t_max_us, t_avg_us;
+  double mbytes_per_sec;          /* NaN: none reported */
+  double msgs_per_sec;            /* NaN: none reported */
+  int checked;                    /* -check ran */
+  long defects;
+  summary_t dist;                 /* per-iteration times in us, slowest rank per batch */
+  long batch_size;
+  const double *samples_ns;       /* dist.n values, in run order */
+} result_t;
+
+typedef struct {
+  const char *level;              /* info, warning, error */
+  const char *kind;
+  const char *message;
+  const char *benchmark;          /* or NULL */
+  int processes;                  /* or 0 */
+  long long bytes;                /* or -1 */
+} event_t;
+
+typedef struct {
+  int complete;
+  double elapsed_s;
+  long results;
+  double load_after[3];
+} run_end_t;
+
+typedef struct reporter {
+  void (*run_begin)(struct reporter *r, const run_info_t *info);
+  void (*table_begin)(struct reporter *r, const table_info_t *t);
+  void (*result)(struct reporter *r, const result_t *res);
+  void (*event)(struct reporter *r, const event_t *ev);
+  void (*run_end)(struct reporter *r, const run_end_t *end);
+  void *state;
+} reporter_t;
+
+void report_add(reporter_t *r);
+void report_run_begin(const run_info_t *info);
+void report_table_begin(const table_info_t *t);
+void report_result(const result_t *res);
+void report_event(const event_t *ev);
+void report_run_end(const run_end_t *end);
+
+/* The reporters. */
+reporter_t *imb_text_reporter(void);          /* IMB's tables on stdout */
+reporter_t *json_lines_reporter(const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,403 @@
+#include "util/options.h"
+#include "util/strutil.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest -msglog exponent accepted. IMB stops below 2^31; mpimark goes
+ * beyond where memory allows (large counts), 2^40 is far past any node. */
+#define MSGLOG_LIMIT 40
+
+void options_defaults(options_t *o, const char *suite) {
+  memset(o, 0, sizeof(*o));
+  snprintf(o->suite, sizeof(o->suite), "%s", suite);
+  o->npmin = 2;
+  o->multi = -1;
+  o->off_cache = 0;
+  o->cache_size_mb = -1.0;
+  o->cache_line = 0;
+  o->msgspersample = 1000;
+  o->overall_vol_mb = 40.0;
+  o->msgs_nonaggr = 100;
+  o->iter_policy = POLICY_DYNAMIC;
+  o->time_secs = 10.0;
+  o->mem_gb = 1.0;
+  o->msglog_min = 0;
+  o->msglog_max = 22;
+  o->map_p = 1;
+  o->map_q = 1;
+  o->thread_level = THREAD_SINGLE;
+  o->root_shift = 0;
+  o->sync = 1;
+  o->imb_barrier = 0;
+  o->data_type = DT_BYTE;
+  o->red_data_type = DT_FLOAT;
+  o->zero_size = 1;
+  o->warm_up = 1;
+  o->window_size = 256;
+  o->msg_pause = 0;
+  o->check = 0;
+}
+
+int parse_bool(const char *s, int *out) {
+  static const char *yes[] = {"on", "yes", "true", "enable", "1"};
+  static const char *no[] = {"off", "no", "false", "disable", "0"};
+  for (size_t i = 0; i < 5; i++) {
+    if (str_ieq(s, yes[i])) { *out = 1; return 0; }
+    if (str_ieq(s, no[i])) { *out = 0; return 0; }
+  }
+  return -1;
+}
+
+int parse_size(const char *s, size_t *out) {
+  char *end;
+  if (!s || !*s || *s == '-' || *s == '+') return -1;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || errno) return -1;
+  unsigned long long mult = 1;
+  if (*end) {
+    switch (*end) {
+      case 'k': case 'K': mult = 1ULL << 10; break;
+      case 'm': case 'M': mult = 1ULL << 20; break;
+      case 'g': case 'G': mult = 1ULL << 30; break;
+      default: return -1;
+    }
+    end++;
+    if (*end) return -1;
+  }
+  if (v > (unsigned long long)SIZE_MAX / mult) return -1;
+  *out = (size_t)(v * mult);
+  return 0;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out) {
+  char *end;
+  if (!s || !*s) return -1;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (*end || errno || v < lo || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_double(const char *s, double *out) {
+  char *end;
+  if (!s || !*s) return -1;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (*end || errno) return -1;
+  *out = v;
+  return 0;
+}
+
+static const char *thread_names[] = {"single", "funneled", "serialized", "multiple", "nompiinit"};
+static const char *policy_names[] = {"dynamic", "multiple_np", "auto", "off"};
+static const char *dtype_names[] = {"byte", "char", "int", "float", "double", "float16", "bfloat16"};
+
+const char *thread_level_name(thread_level_t t) { return thread_names[t]; }
+const char *iter_policy_name(iter_policy_t p) { return policy_names[p]; }
+const char *dtype_option_name(dtype_t t) { return dtype_names[t]; }
+
+size_t dtype_size(dtype_t t) {
+  switch (t) {
+    case DT_BYTE: case DT_CHAR: return 1;
+    case DT_INT: case DT_FLOAT: return 4;
+    case DT_DOUBLE: return 8;
+    case DT_FLOAT16: case DT_BFLOAT16: return 2;
+  }
+  return 1;
+}
+
+static int lookup(const char *s, const char **names, int n) {
+  for (int i = 0; i < n; i++)
+    if (str_ieq(s, names[i])) return i;
+  return -1;
+}
+
+/* Appends the comma-separated items of s to list (names are kept as given;
+ * matching against the registry is case-insensitive later). */
+static int add_names(char **list, int *n, const char *s) {
+  char *copy = str_dup(s);
+  for (char *tok = strtok(copy, ", \t"); tok; tok = strtok(NULL, ", \t")) {
+    if (*n >= OPT_MAX_NAMES) { free(copy); return -1; }
+    list[(*n)++] = str_dup(tok);
+  }
+  free(copy);
+  return 0;
+}
+
+static int read_msglen_file(options_t *o, const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(err, errlen, "cannot read the -msglen file '%s': %s; give a readable file with one size per line",
+             path, strerror(errno));
+    return -1;
+  }
+  char line[256];
+  int lineno = 0;
+  o->n_sizes = 0;
+  while (fgets(line, sizeof(line), f)) {
+    lineno++;
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char *t = str_trim(line);
+    if (!*t) continue;
+    size_t v;
+    if (parse_size(t, &v) != 0) {
+      snprintf(err, errlen, "-msglen file '%s' line %d: '%s' is not a size; write one non-negative byte count per line (k, m, g suffixes allowed)",
+               path, lineno, t);
+      fclose(f);
+      return -1;
+    }
+    if (o->n_sizes >= OPT_MAX_SIZES) {
+      snprintf(err, errlen, "-msglen file '%s' has more than %d sizes; shorten it", path, OPT_MAX_SIZES);
+      fclose(f);
+      return -1;
+    }
+    o->sizes[o->n_sizes++] = v;
+  }
+  fclose(f);
+  if (o->n_sizes == 0) {
+    snprintf(err, errlen, "-msglen file '%s' holds no sizes; write one byte count per line", path);
+    return -1;
+  }
+  o->have_size_list = 1;
+  return 0;
+}
+
+static int read_input_file(options_t *o, const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(err, errlen, "cannot read the -input file '%s': %s; give a file with one benchmark name per line",
+             path, strerror(errno));
+    return -1;
+  }
+  char line[512];
+  while (fgets(line, sizeof(line), f)) {
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char *t = str_trim(line);
+    if (*t && add_names(o->names, &o->n_names, t) != 0) {
+      snprintf(err, errlen, "-input file '%s' names more than %d benchmarks", path, OPT_MAX_NAMES);
+      fclose(f);
+      return -1;
+    }
+  }
+  fclose(f);
+  return 0;
+}
+
+static int parse_msglog(options_t *o, const char *v) {
+  long lo = 0, hi;
+  const char *colon = strchr(v, ':');
+  if (colon) {
+    char buf[64];
+    size_t n = (size_t)(colon - v);
+    if (n == 0 || n >= sizeof(buf)) return -1;
+    memcpy(buf, v, n);
+    buf[n] = 0;
+    if (parse_long(buf, 0, MSGLOG_LIMIT, &lo)) return -1;
+    if (parse_long(colon + 1, 0, MSGLOG_LIMIT, &hi)) return -1;
+  } else if (parse_long(v, 0, MSGLOG_LIMIT, &hi)) {
+    return -1;
+  }
+  if (lo > hi) return -1;
+  o->msglog_min = (int)lo;
+  o->msglog_max = (int)hi;
+  o->have_size_list = 0;
+  return 0;
+}
+
+static int parse_msgsize(options_t *o, const char *v) {
+  char *copy = str_dup(v);
+  int rc = 0;
+  o->n_sizes = 0;
+  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+    size_t s;
+    if (parse_size(str_trim(tok), &s) || o->n_sizes >= OPT_MAX_SIZES) { rc = -1; break; }
+    o->sizes[o->n_sizes++] = s;
+  }
+  free(copy);
+  if (rc == 0 && o->n_sizes == 0) rc = -1;
+  if (rc == 0) o->have_size_list = 1;
+  return rc;
+}
+
+static int parse_iter(options_t *o, const char *v) {
+  char *copy = str_dup(v);
+  char *fields[3] = {0};
+  int n = 0;
+  /* Split by hand: empty fields ("-iter ,80") keep their defaults. */
+  for (char *p = copy; p && n < 3;) {
+    fields[n++] = p;
+    char *comma = strchr(p, ',');
+    if (comma) *comma = 0;
+    p = comma ? comma + 1 : NULL;
+  }
+  long a;
+  double d;
+  int rc = 0;
+  if (n >= 1 && *fields[0]) { if (parse_long(fields[0], 1, INT_MAX, &a)) rc = -1; else o->msgspersample = a; }
+  if (n >= 2 && *fields[1]) { if (parse_double(fields[1], &d) || d <= 0) rc = -1; else o->overall_vol_mb = d; }
+  if (n >= 3 && *fields[2]) { if (parse_long(fields[2], 1, INT_MAX, &a)) rc = -1; else o->msgs_nonaggr = a; }
+  free(copy);
+  return rc;
+}
+
+static int parse_off_cache(options_t *o, const char *v) {
+  char *copy = str_dup(v);
+  char *comma = strchr(copy, ',');
+  if (comma) *comma = 0;
+  double size, line = 0;
+  int rc = parse_double(copy, &size);
+  if (!rc && comma) rc = parse_double(comma + 1, &line);
+  free(copy);
+  if (rc || (size < 0 && size != -1.0) || line < 0) return -1;
+  o->off_cache = 1;
+  o->cache_size_mb = size;
+  o->cache_line = (int)line;
+  return 0;
+}
+
+#define NEED_VALUE()                                                                        \
+  do {                                                                                      \
+    if (i + 1 >= argc) {                                                                    \
+      snprintf(err, errlen, "option %s needs a value; see -help %s", arg, arg + 1);       \
+      return -1;                                                                            \
+    }                                                                                       \
+    val = argv[++i];                                                                        \
+  } while (0)
+
+#define BAD_VALUE(hint)                                                                     \
+  do {                                                                                      \
+    snprintf(err, errlen, "bad value '%s' for %s: %s", val, arg, hint);                    \
+    return -1;                                                                              \
+  } while (0)
+
+static int is_help(const char *a) {
+  return str_ieq(a, "-help") || str_ieq(a, "-h") || str_ieq(a, "--help");
+}
+
+int options_parse(options_t *o, int argc, char **argv, int first, char *err, size_t errlen) {
+  err[0] = 0;
+  /* -help anywhere on the line wins: never start a run the user asked to explain. */
+  for (int i = first; i < argc; i++)
+    if (is_help(argv[i])) { o->help = 1; return 0; }
+
+  for (int i = first; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *val = NULL;
+    long l;
+    double d;
+    if (arg[0] != '-' || arg[1] == 0) {
+      if (add_names(o->names, &o->n_names, arg)) {
+        snprintf(err, errlen, "more than %d benchmark names", OPT_MAX_NAMES);
+        return -1;
+      }
+      continue;
+    }
+    const char *name = arg + 1;
+    if (str_ieq(name, "list")) {
+      o->list = 1;
+    } else if (str_ieq(name, "npmin")) {
+      NEED_VALUE();
+      if (parse_long(val, 1, INT_MAX, &l)) BAD_VALUE("give a positive process count");
+      o->npmin = (int)l;
+    } else if (str_ieq(name, "multi")) {
+      NEED_VALUE();
+      if (parse_long(val, 0, 1, &l)) BAD_VALUE("use -multi 0 (worst group) or -multi 1 (every group)");
+      o->multi = (int)l;
+    } else if (str_ieq(name, "off_cache")) {
+      NEED_VALUE();
+      if (parse_off_cache(o, val)) BAD_VALUE("use -off_cache SIZE_MB[,LINE_BYTES], -1 for 8 MB and 64 B");
+    } else if (str_ieq(name, "iter")) {
+      NEED_VALUE();
+      if (parse_iter(o, val)) BAD_VALUE("use -iter MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]], all positive");
+    } else if (str_ieq(name, "iter_policy")) {
+      NEED_VALUE();
+      int p = lookup(val, policy_names, 4);
+      if (p < 0) BAD_VALUE("use dynamic, multiple_np, auto or off");
+      o->iter_policy = (iter_policy_t)p;
+    } else if (str_ieq(name, "time")) {
+      NEED_VALUE();
+      if (parse_double(val, &d) || d <= 0) BAD_VALUE("give the seconds per message size, e.g. -time 10");
+      o->time_secs = d;
+    } else if (str_ieq(name, "mem")) {
+      NEED_VALUE();
+      if (parse_double(val, &d) || d <= 0) BAD_VALUE("give the memory per process in GB, e.g. -mem 1");
+      o->mem_gb = d;
+    } else if (str_ieq(name, "msglen")) {
+      NEED_VALUE();
+      snprintf(o->msglen_file, sizeof(o->msglen_file), "%s", val);
+      if (read_msglen_file(o, val, err, errlen)) return -1;
+    } else if (str_ieq(name, "msgsize")) {
+      NEED_VALUE();
+      if (parse_msgsize(o, val)) BAD_VALUE("give a comma-separated list of byte sizes, e.g. -msgsize 0,8,1k,1m");
+    } else if (str_ieq(name, "msglog")) {
+      NEED_VALUE();
+      if (parse_msglog(o, val)) BAD_VALUE("use -msglog MAX or -msglog MIN:MAX with 0 <= MIN <= MAX <= 40, e.g. -msglog 0:22");
+    } else if (str_ieq(name, "map")) {
+      NEED_VALUE();
+      long p, q;
+      char extra;
+      if (sscanf(val, "%ldx%ld%c", &p, &q, &extra) != 2 || p < 1 || q < 1 || p > INT_MAX || q > INT_MAX)
+        BAD_VALUE("use -map PxQ with positive P and Q, e.g. -map 2x2");
+      o->map_p = (int)p;
+      o->map_q = (int)q;
+    } else if (str_ieq(name, "input")) {
+      NEED_VALUE();
+      snprintf(o->input_file, sizeof(o->input_file), "%s", val);
+      if (read_input_file(o, val, err, errlen)) return -1;
+    } else if (str_ieq(name, "include")) {
+      NEED_VALUE();
+      if (add_names(o->include, &o->n_include, val)) BAD_VALUE("too many names");
+    } else if (str_ieq(name, "exclude")) {
+      NEED_VALUE();
+      if (add_names(o->exclude, &o->n_exclude, val)) BAD_VALUE("too many names");
+    } else if (str_ieq(name, "thread_level")) {
+      NEED_VALUE();
+      int t = lookup(val, thread_names, 5);
+      if (t < 0) BAD_VALUE("use single, funneled, serialized, multiple or nompiinit");
+      o->thread_level = (thread_level_t)t;
+    } else if (str_ieq(name, "data_type")) {
+      NEED_VALUE();
+      int t = lookup(val, dtype_names, 7);
+      if (t < 0) BAD_VALUE("use byte, char, int, float, double, float16 or bfloat16");
+      o->data_type = (dtype_t)t;
+    } else if (str_ieq(name, "red_data_type")) {
+      NEED_VALUE();
+      int t = lookup(val, dtype_names, 7);
+      if (t <= 0) BAD_VALUE("use char, int, float, double, float16 or bfloat16");
+      o->red_data_type = (dtype_t)t;
+    } else if (str_ieq(name, "window_size")) {
+      NEED_VALUE();
+      if (parse_long(val, 1, 1 << 20, &l)) BAD_VALUE("give a positive number of messages in flight");
+      o->window_size = (int)l;
+    } else if (str_ieq(name, "json")) {
+      NEED_VALUE();
+      snprintf(o->json_path, sizeof(o->json_path), "%s", val);
+    } else if (str_ieq(name, "check")) {
+      /* Our own option: a bare -check means on; -check on|off also works. */
+      int b;
+      if (i + 1 < argc && parse_bool(argv[i + 1], &b) == 0) { o->check = b; i++; }
+      else o->check = 1;
+    } else {
+      static const char *bools[] = {"root_shift", "sync", "imb_barrier", "zero_size", "warm_up", "msg_pause"};
+      int *targets[] = {&o->root_shift, &o->sync, &o->imb_barrier, &o->zero_size, &o->warm_up, &o->msg_pause};
+      int k = lookup(name, bools, 6);
+      if (k < 0) {
+        snprintf(err, errlen, "unknown option '%s'; run with -help to see the options", arg);
+        return -1;
+      }
+      NEED_VALUE();
+      if (parse_bool(val, targets[k])) BAD_VALUE("use on or off");
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,89 @@
+/* IMB's command line, parsed into one struct that the engine reads.
+ * Parsing needs no MPI, so every rank parses the same argv the same way and
+ * reaches the same verdict; the unit tests call it directly. */
+#ifndef MPIMARK_OPTIONS_H
+#define MPIMARK_OPTIONS_H
+
+#include <stddef.h>
+
+typedef enum { POLICY_DYNAMIC, POLICY_MULTIPLE_NP, POLICY_AUTO, POLICY_OFF } iter_policy_t;
+
+typedef enum {
+  THREAD_SINGLE, THREAD_FUNNELED, THREAD_SERIALIZED, THREAD_MULTIPLE, THREAD_NOMPIINIT
+} thread_level_t;
+
+/* Element types of -data_type / -red_data_type. */
+typedef enum { DT_BYTE, DT_CHAR, DT_INT, DT_FLOAT, DT_DOUBLE, DT_FLOAT16, DT_BFLOAT16 } dtype_t;
+
+#define OPT_MAX_NAMES 256
+#define OPT_MAX_SIZES 4096
+#define OPT_ERR_LEN 512
+
+typedef struct {
+  char suite[16];
+
+  /* Benchmark selection. names: positional list (empty = the defaults). */
+  char *names[OPT_MAX_NAMES];
+  int n_names;
+  char *include[OPT_MAX_NAMES];
+  int n_include;
+  char *exclude[OPT_MAX_NAMES];
+  int n_exclude;
+  char input_file[1024];
+
+  int npmin;              /* -npmin, default 2 */
+  int multi;              /* -multi: -1 off, 0 worst group, 1 every group */
+  int off_cache;          /* -off_cache given with a size >= 0 or -1 */
+  double cache_size_mb;   /* -off_cache size (MB), -1 means 8 MB */
+  int cache_line;         /* -off_cache ,line (bytes), 0 means 64 */
+
+  long msgspersample;     /* -iter 1st */
+  double overall_vol_mb;  /* -iter 2nd (MiB) */
+  long msgs_nonaggr;      /* -iter 3rd */
+  iter_policy_t iter_policy;
+  double time_secs;       /* -time */
+  double mem_gb;          /* -mem */
+
+  /* Message sizes: an explicit list (-msglen file, -msgsize) or -msglog. */
+  int have_size_list;
+  size_t sizes[OPT_MAX_SIZES];
+  int n_sizes;
+  char msglen_file[1024];
+  int msglog_min, msglog_max;
+
+  int map_p, map_q;       /* -map PxQ; 1x1 = identity */
+  thread_level_t thread_level;
+  int root_shift;         /* -root_shift on|off */
+  int sync;               /* -sync on|off */
+  int imb_barrier;        /* -imb_barrier on|off */
+  dtype_t data_type, red_data_type;
+  int zero_size;          /* -zero_size on|off */
+  int warm_up;            /* -warm_up on|off */
+  int window_size;        /* -window_size (Uniband/Biband) */
+  int msg_pause;          /* -msg_pause on|off */
+  int check;              /* -check on|off (IMB's compile-time CHECK) */
+  char json_path[1024];   /* -json FILE */
+
+  int list;               /* -list */
+  int help;               /* -help */
+} options_t;
+
+/* Fills *o with IMB's defaults for the suite. */
+void options_defaults(options_t *o, const char *suite);
+
+/* Parses argv[first..argc-1] (IMB's options) into *o, defaults already set.
+ * Returns 0, or -1 with one line in err saying what is wrong and how to fix it. */
+int options_parse(options_t *o, int argc, char **argv, int first, char *err, size_t errlen);
+
+/* Parses a boolean option value the way IMB does (on/yes/true/enable/1 ...). */
+int parse_bool(const char *s, int *out);
+
+/* Parses a byte size: a non-negative integer with optional k/K, m/M, g/G suffix. */
+int parse_size(const char *s, size_t *out);
+
+const char *thread_level_name(thread_level_t t);
+const char *iter_policy_name(iter_policy_t p);
+const char *dtype_option_name(dtype_t t);
+size_t dtype_size(dtype_t t);
+
+#endif
