@@ -11,7 +11,7 @@ int sizes_build(const options_t *o, size_t unit, size_t *out, int max) {
   if (unit == 0) unit = 1;
   if (o->have_size_list) {
     for (int i = 0; i < o->n_sizes && n < max; i++) {
-      size_t s = o->sizes[i] / unit * unit;
+      size_t s = (o->sizes[i] + unit - 1) / unit * unit;
       if (s == 0 && !o->zero_size) continue;
       if (!contains(out, n, s)) out[n++] = s;
     }

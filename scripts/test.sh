@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The project's test command (.ci/run runs exactly this): set up, then the
+# core's CTest tests and the Python tests. Both always run, so one failure
+# does not hide the other; the exit status is non-zero if either failed.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+bash scripts/setup.sh
+# shellcheck source=/dev/null
+. .venv/mpimark-env.sh
+
+status=0
+if [ -f build/core/CTestTestfile.cmake ]; then
+  # ctest from the same CMake that configured the build.
+  "$(dirname "$MPIMARK_CMAKE")/ctest" --test-dir build/core --output-on-failure || status=1
+else
+  echo "test: no core build (core/CMakeLists.txt missing): CTest skipped" >&2
+fi
+.venv/bin/python -m pytest -q tests || status=1
+exit "$status"

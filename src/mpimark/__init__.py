@@ -1,0 +1,4 @@
+"""mpimark: the front end of the mpimark MPI benchmark suite (never links MPI)."""
+
+# The one place the version is written; pyproject.toml reads it from here.
+__version__ = "0.1.0"

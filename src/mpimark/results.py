@@ -1,0 +1,104 @@
+"""Read the core's JSON Lines results stream (docs/results-format.md).
+
+Every line is checked against the packaged schema as it is read, so code
+further on can trust field names and types. A bad line stops the read with
+one ResultsError naming file and line: a results file is evidence, and
+silently skipping part of it would misreport a run.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import NamedTuple
+
+import jsonschema
+
+SCHEMA_VERSION = 1
+SCHEMA_RESOURCE = f"schema/results-v{SCHEMA_VERSION}.schema.json"
+
+
+class ResultsError(Exception):
+    """A results file that cannot be read or does not follow the schema."""
+
+
+class TableKey(NamedTuple):
+    """What one summary table is about; result rows sharing it differ only in size."""
+
+    benchmark: str
+    multi: int | None
+    processes: int
+    group: int | None
+
+    def title(self) -> str:
+        # The text output names multiple mode "Multi-<Name>" (as IMB does).
+        name = self.benchmark if self.multi is None else f"Multi-{self.benchmark}"
+        title = f"{name}, {self.processes} processes"
+        return title if self.group is None else f"{title}, group {self.group}"
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(files("mpimark").joinpath(SCHEMA_RESOURCE).read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(schema())
+    cls.check_schema(schema())
+    return cls(schema())
+
+
+def validate_record(record: object) -> None:
+    """Raise ValueError with a one-line reason if record breaks the schema."""
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(record))
+    if error is not None:
+        kind = record.get("type") if isinstance(record, dict) else None
+        subject = f"{kind} record" if isinstance(kind, str) else "record"
+        where = f" at {error.json_path}" if error.path else ""
+        raise ValueError(f"{subject}{where}: {error.message}")
+
+
+def _reject_constant(name: str) -> float:
+    # Python's json accepts NaN and Infinity; the JSON standard, and so every
+    # other reader of the stream, does not.
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def read_records(path: str | Path) -> list[dict]:
+    """All records of a results file, validated; blank lines are skipped."""
+    try:
+        with open(path, encoding="utf-8") as stream:
+            lines = stream.readlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ResultsError(f"{path}: cannot read: {reason}") from None
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line, parse_constant=_reject_constant)
+            validate_record(record)
+        except json.JSONDecodeError as exc:
+            raise ResultsError(f"{path}:{number}: not JSON: {exc.msg} (column {exc.colno})") from None
+        except ValueError as exc:
+            raise ResultsError(f"{path}:{number}: {exc}") from None
+        if not records and record["type"] != "run":
+            raise ResultsError(f"{path}:{number}: the first record must be 'run', not {record['type']!r}")
+        records.append(record)
+    if not records:
+        raise ResultsError(f"{path}: no records (empty file)")
+    return records
+
+
+def group_results(records: list[dict]) -> dict[TableKey, list[dict]]:
+    """Result records by table, tables and rows in the order the core wrote them."""
+    tables: dict[TableKey, list[dict]] = {}
+    for record in records:
+        if record["type"] == "result":
+            key = TableKey(record["benchmark"], record["multi"], record["processes"], record["group"])
+            tables.setdefault(key, []).append(record)
+    return tables

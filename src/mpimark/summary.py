@@ -1,0 +1,119 @@
+"""The summary of a results file: one table per benchmark x processes (x group).
+
+One column list drives every format, so the terminal table, markdown, CSV
+and JSON cannot disagree about what a column holds. Renderers return text
+(or rich renderables) and never write: the CLI decides where output goes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from mpimark.results import TableKey
+
+Tables = dict[TableKey, list[dict]]
+
+
+def _distribution(field: str) -> Callable[[dict], float | None]:
+    return lambda result: (result["distribution"] or {}).get(field)
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # JSON export name; units in the name, like the stream's fields
+    header: str  # table and CSV header; units in brackets
+    value: Callable[[dict], object]
+    decimals: int | None = None  # None: shown as is (integers, words)
+
+
+COLUMNS = (
+    Column("bytes", "bytes", lambda r: r["bytes"]),
+    Column("repetitions", "repetitions", lambda r: r["repetitions"]),
+    Column("t_avg_usec", "t_avg[usec]", lambda r: r["t_avg_usec"], 2),
+    Column("median_usec", "median[usec]", _distribution("median_usec"), 2),
+    Column("ci95_low_usec", "CI95 low[usec]", _distribution("ci_low_usec"), 2),
+    Column("ci95_high_usec", "CI95 high[usec]", _distribution("ci_high_usec"), 2),
+    Column("mbytes_per_sec", "MB/s", lambda r: r["mbytes_per_sec"], 2),
+    Column("status", "status", lambda r: r["status"]),
+)
+NUMERIC = {c.key for c in COLUMNS if c.key != "status"}
+
+
+def _shown_columns(results: list[dict]) -> tuple[Column, ...]:
+    # People reading a table need the status only where something went wrong.
+    if all(r["status"] == "ok" for r in results):
+        return tuple(c for c in COLUMNS if c.key != "status")
+    return COLUMNS
+
+
+def _cell(column: Column, result: dict) -> str:
+    value = column.value(result)
+    if value is None:
+        return "-"
+    return f"{value:.{column.decimals}f}" if column.decimals is not None else str(value)
+
+
+def describe_run(run: dict) -> str:
+    """One line saying which MPI ran where and when."""
+    hosts = ", ".join(run["hosts"])
+    return f"{run['mpi']['library_version']} | {run['processes']} processes on {hosts} | {run['start_utc']}"
+
+
+def to_rich(run: dict, tables: Tables) -> Group:
+    parts: list = [Text(describe_run(run), style="dim")]
+    for key, results in tables.items():
+        columns = _shown_columns(results)
+        # Text, not str: rich would read "[usec]" in a header as markup.
+        table = Table(title=Text(key.title()), title_justify="left")
+        for column in columns:
+            table.add_column(Text(column.header), justify="right" if column.key in NUMERIC else "left")
+        for result in results:
+            style = None if result["status"] == "ok" else "yellow"
+            table.add_row(*(_cell(c, result) for c in columns), style=style)
+        parts.append(table)
+    return Group(*parts)
+
+
+def to_markdown(run: dict, tables: Tables) -> str:
+    lines = ["# mpimark summary", "", describe_run(run)]
+    for key, results in tables.items():
+        columns = _shown_columns(results)
+        lines += ["", f"## {key.title()}", ""]
+        lines.append("| " + " | ".join(c.header for c in columns) + " |")
+        lines.append("|" + "|".join("---:" if c.key in NUMERIC else "---" for c in columns) + "|")
+        lines += ["| " + " | ".join(_cell(c, r) for c in columns) + " |" for r in results]
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(run: dict, tables: Tables) -> str:
+    # One long table: a CSV file holds one table, so the key goes in columns.
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*TableKey._fields, *(c.header for c in COLUMNS)])
+    for key, results in tables.items():
+        for result in results:
+            values = [*key, *(c.value(result) for c in COLUMNS)]
+            writer.writerow(["" if v is None else v for v in values])
+    return out.getvalue()
+
+
+def to_json(run: dict, tables: Tables) -> str:
+    document = {
+        "run": run,
+        "tables": [
+            {**key._asdict(), "rows": [{c.key: c.value(r) for c in COLUMNS} for r in results]}
+            for key, results in tables.items()
+        ],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+EXPORTS = {"markdown": to_markdown, "csv": to_csv, "json": to_json}
