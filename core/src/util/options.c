@@ -132,37 +132,50 @@ static int add_names(char **list, int *n, const char *s) {
   return 0;
 }
 
-static int read_msglen_file(options_t *o, const char *path, char *err, size_t errlen) {
+/* Calls each_line(o, text, lineno, ...) for every line of path with its
+ * '#' comment and surrounding blanks removed, skipping empty lines. The
+ * callback returns -1 (after writing err) to stop. what names the option. */
+typedef int (*line_fn)(options_t *o, const char *path, const char *text, int lineno, char *err, size_t errlen);
+
+static int for_each_line(options_t *o, const char *path, const char *what, const char *hint, line_fn each,
+                         char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
   if (!f) {
-    snprintf(err, errlen, "cannot read the -msglen file '%s': %s; give a readable file with one size per line",
-             path, strerror(errno));
+    snprintf(err, errlen, "cannot read the %s file '%s': %s; give a readable file with %s", what, path,
+             strerror(errno), hint);
     return -1;
   }
-  char line[256];
-  int lineno = 0;
-  o->n_sizes = 0;
-  while (fgets(line, sizeof(line), f)) {
+  char line[512];
+  int lineno = 0, rc = 0;
+  while (rc == 0 && fgets(line, sizeof(line), f)) {
     lineno++;
     char *hash = strchr(line, '#');
     if (hash) *hash = 0;
     char *t = str_trim(line);
-    if (!*t) continue;
-    size_t v;
-    if (parse_size(t, &v) != 0) {
-      snprintf(err, errlen, "-msglen file '%s' line %d: '%s' is not a size; write one non-negative byte count per line (k, m, g suffixes allowed)",
-               path, lineno, t);
-      fclose(f);
-      return -1;
-    }
-    if (o->n_sizes >= OPT_MAX_SIZES) {
-      snprintf(err, errlen, "-msglen file '%s' has more than %d sizes; shorten it", path, OPT_MAX_SIZES);
-      fclose(f);
-      return -1;
-    }
-    o->sizes[o->n_sizes++] = v;
+    if (*t) rc = each(o, path, t, lineno, err, errlen);
   }
   fclose(f);
+  return rc;
+}
+
+static int msglen_line(options_t *o, const char *path, const char *t, int lineno, char *err, size_t errlen) {
+  size_t v;
+  if (parse_size(t, &v) != 0) {
+    snprintf(err, errlen, "-msglen file '%s' line %d: '%s' is not a size; write one non-negative byte count per line (k, m, g suffixes allowed)",
+             path, lineno, t);
+    return -1;
+  }
+  if (o->n_sizes >= OPT_MAX_SIZES) {
+    snprintf(err, errlen, "-msglen file '%s' has more than %d sizes; shorten it", path, OPT_MAX_SIZES);
+    return -1;
+  }
+  o->sizes[o->n_sizes++] = v;
+  return 0;
+}
+
+static int read_msglen_file(options_t *o, const char *path, char *err, size_t errlen) {
+  o->n_sizes = 0;
+  if (for_each_line(o, path, "-msglen", "one size per line", msglen_line, err, errlen)) return -1;
   if (o->n_sizes == 0) {
     snprintf(err, errlen, "-msglen file '%s' holds no sizes; write one byte count per line", path);
     return -1;
@@ -171,26 +184,14 @@ static int read_msglen_file(options_t *o, const char *path, char *err, size_t er
   return 0;
 }
 
+static int input_line(options_t *o, const char *path, const char *t, int lineno, char *err, size_t errlen) {
+  if (add_names(o->names, &o->n_names, t) == 0) return 0;
+  snprintf(err, errlen, "-input file '%s' names more than %d benchmarks", path, OPT_MAX_NAMES);
+  return -1;
+}
+
 static int read_input_file(options_t *o, const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err, errlen, "cannot read the -input file '%s': %s; give a file with one benchmark name per line",
-             path, strerror(errno));
-    return -1;
-  }
-  char line[512];
-  while (fgets(line, sizeof(line), f)) {
-    char *hash = strchr(line, '#');
-    if (hash) *hash = 0;
-    char *t = str_trim(line);
-    if (*t && add_names(o->names, &o->n_names, t) != 0) {
-      snprintf(err, errlen, "-input file '%s' names more than %d benchmarks", path, OPT_MAX_NAMES);
-      fclose(f);
-      return -1;
-    }
-  }
-  fclose(f);
-  return 0;
+  return for_each_line(o, path, "-input", "one benchmark name per line", input_line, err, errlen);
 }
 
 static int parse_msglog(options_t *o, const char *v) {
