@@ -8,22 +8,24 @@ click's CliRunner see exactly what users see.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import sys
-from typing import TextIO
 
 import click
-from rich.console import Console
 
 from mpimark import __version__
+from mpimark.commands import error_line
 from mpimark.core import core_path
-from mpimark.results import ResultsError, group_results, read_records
-from mpimark.summary import EXPORTS, to_rich
+from mpimark.errors import MpimarkError
+from mpimark.results import ResultsError
 
-FORMATS = ("table", *EXPORTS)
-
-
-def error_line(message: str) -> None:
-    click.echo(f"mpimark: error: {message}", err=True)
+# ---- Command registration -------------------------------------------------
+# The command modules under mpimark.commands, registered in this order; each
+# lists its click commands in COMMANDS. A module not present yet is skipped,
+# so the command works while the issue's other half (run_cmds: run, build,
+# mpi) is being written.
+COMMAND_MODULES = ("results_cmds", "run_cmds", "analysis_cmds")
 
 
 class MpimarkGroup(click.Group):
@@ -44,7 +46,7 @@ class MpimarkGroup(click.Group):
         except click.Abort:
             error_line("interrupted")
             code = 130
-        except ResultsError as exc:
+        except (ResultsError, MpimarkError) as exc:  # MpimarkError: StoreError and the like
             error_line(str(exc))
             code = 1
         except OSError as exc:
@@ -62,53 +64,33 @@ def cli() -> None:
     """mpimark: MPI benchmarks with IMB's definitions and sound statistics."""
 
 
-@cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.pass_context
-def validate(ctx: click.Context, files: tuple[str, ...]) -> None:
-    """Check results files (JSON Lines) against the results schema."""
-    failed = False
-    for path in files:  # every file is checked, so one run reports all bad files
-        try:
-            records = read_records(path)
-        except ResultsError as exc:
-            error_line(str(exc))
-            failed = True
-        else:
-            click.echo(f"{path}: {len(records)} records OK")
-    if failed:
-        ctx.exit(1)
-
-
-@cli.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="table: for a terminal; markdown, csv, json: for export.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write to this file instead of standard output.")
-def summary(file: str, fmt: str, output: str | None) -> None:
-    """One table per benchmark x process count (x group) of a results file."""
-    records = read_records(file)
-    tables = group_results(records)
-    if output is None:
-        _write(sys.stdout, records[0], tables, fmt)
-    else:
-        with open(output, "w", encoding="utf-8") as stream:
-            _write(stream, records[0], tables, fmt)
-
-
-def _write(stream: TextIO, run: dict, tables: dict, fmt: str) -> None:
-    if fmt == "table":
-        # Off a terminal rich would assume 80 columns and wrap the headers.
-        Console(file=stream, width=None if stream.isatty() else 120).print(to_rich(run, tables))
-    else:
-        stream.write(EXPORTS[fmt](run, tables))
-
-
 @cli.command("core-path")
 def core_path_command() -> None:
     """Print the path of the built core ($MPIMARK_CORE overrides it)."""
     click.echo(str(core_path()))
+
+
+def _register_commands() -> None:
+    for name in COMMAND_MODULES:
+        module_name = f"mpimark.commands.{name}"
+        if importlib.util.find_spec(module_name) is None:
+            continue  # not written yet (see COMMAND_MODULES)
+        for command in _commands_of(importlib.import_module(module_name)):
+            cli.add_command(command)
+
+
+def _commands_of(module) -> list[click.Command]:
+    commands = getattr(module, "COMMANDS", None)
+    if commands is not None:
+        return list(commands)
+    # No COMMANDS list: its top-level commands, but not the subcommands of its
+    # groups (`mpi list` must not become `mpimark list`).
+    found = [value for value in vars(module).values() if isinstance(value, click.Command)]
+    nested = {id(sub) for group in found if isinstance(group, click.Group) for sub in group.commands.values()}
+    return [command for command in found if id(command) not in nested]
+
+
+_register_commands()
 
 
 def main() -> None:

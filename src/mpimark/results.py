@@ -67,6 +67,16 @@ def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def parse_record(line: str) -> dict:
+    """One line of the stream as a record, checked against the schema.
+
+    Raises json.JSONDecodeError (not JSON) or ValueError (breaks the schema).
+    """
+    record = json.loads(line, parse_constant=_reject_constant)
+    validate_record(record)
+    return record
+
+
 def read_records(path: str | Path) -> list[dict]:
     """All records of a results file, validated; blank lines are skipped."""
     try:
@@ -80,8 +90,7 @@ def read_records(path: str | Path) -> list[dict]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line, parse_constant=_reject_constant)
-            validate_record(record)
+            record = parse_record(line)
         except json.JSONDecodeError as exc:
             raise ResultsError(f"{path}:{number}: not JSON: {exc.msg} (column {exc.colno})") from None
         except ValueError as exc:

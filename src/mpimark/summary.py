@@ -44,14 +44,17 @@ COLUMNS = (
     Column("mbytes_per_sec", "MB/s", lambda r: r["mbytes_per_sec"], 2),
     Column("status", "status", lambda r: r["status"]),
 )
-NUMERIC = {c.key for c in COLUMNS if c.key != "status"}
 
 
-def _shown_columns(results: list[dict]) -> tuple[Column, ...]:
+def _numeric(column: Column) -> bool:
+    return column.key != "status"
+
+
+def _shown_columns(results: list[dict], columns: tuple[Column, ...] = COLUMNS) -> tuple[Column, ...]:
     # People reading a table need the status only where something went wrong.
     if all(r["status"] == "ok" for r in results):
-        return tuple(c for c in COLUMNS if c.key != "status")
-    return COLUMNS
+        return tuple(c for c in columns if c.key != "status")
+    return columns
 
 
 def _cell(column: Column, result: dict) -> str:
@@ -67,14 +70,15 @@ def describe_run(run: dict) -> str:
     return f"{run['mpi']['library_version']} | {run['processes']} processes on {hosts} | {run['start_utc']}"
 
 
-def to_rich(run: dict, tables: Tables) -> Group:
-    parts: list = [Text(describe_run(run), style="dim")]
+def to_rich(run: dict | None, tables: Tables) -> Group:
+    """run None: a stored run killed before the core wrote its run record."""
+    parts: list = [Text(describe_run(run), style="dim")] if run else []
     for key, results in tables.items():
         columns = _shown_columns(results)
         # Text, not str: rich would read "[usec]" in a header as markup.
         table = Table(title=Text(key.title()), title_justify="left")
         for column in columns:
-            table.add_column(Text(column.header), justify="right" if column.key in NUMERIC else "left")
+            table.add_column(Text(column.header), justify="right" if _numeric(column) else "left")
         for result in results:
             style = None if result["status"] == "ok" else "yellow"
             table.add_row(*(_cell(c, result) for c in columns), style=style)
@@ -82,14 +86,16 @@ def to_rich(run: dict, tables: Tables) -> Group:
     return Group(*parts)
 
 
-def to_markdown(run: dict, tables: Tables) -> str:
-    lines = ["# mpimark summary", "", describe_run(run)]
+def to_markdown(run: dict | None, tables: Tables, *, columns: tuple[Column, ...] = COLUMNS,
+                heading: str = "# mpimark summary", description: str | None = None) -> str:
+    """export.py passes its own columns, heading and description (a run without a run record)."""
+    lines = [heading, "", description if description is not None else describe_run(run)]
     for key, results in tables.items():
-        columns = _shown_columns(results)
+        shown = _shown_columns(results, columns)
         lines += ["", f"## {key.title()}", ""]
-        lines.append("| " + " | ".join(c.header for c in columns) + " |")
-        lines.append("|" + "|".join("---:" if c.key in NUMERIC else "---" for c in columns) + "|")
-        lines += ["| " + " | ".join(_cell(c, r) for c in columns) + " |" for r in results]
+        lines.append("| " + " | ".join(c.header for c in shown) + " |")
+        lines.append("|" + "|".join("---:" if _numeric(c) else "---" for c in shown) + "|")
+        lines += ["| " + " | ".join(_cell(c, r) for c in shown) + " |" for r in results]
     return "\n".join(lines) + "\n"
 
 

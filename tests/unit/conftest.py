@@ -19,3 +19,26 @@ def write_jsonl(tmp_path: Path):
         return path
 
     return write
+
+
+# Runs of the real core: each NAME.jsonl next to the NAME.txt it printed (data/imb/README.md).
+IMB_FIXTURES = sorted((Path(__file__).parent / "data" / "imb").glob("*.jsonl"))
+# Results files the demo left in the repository, if any: real data for round trips.
+REPO_RESULTS = sorted((Path(__file__).parents[2] / "results").glob("*.jsonl"))
+
+
+def store_records(store, records: list[dict], **meta) -> int:
+    """A run in store holding records, as `mpimark run` would store it."""
+    run_id = store.begin_run(
+        launch_command=meta.get("launch_command", ["mpiexec", "-n", "2", "mpimark-core", "mpi1"]),
+        environment=meta.get("environment", {"OMPI_MCA_btl": "self,vader", "HOME": "/root"}),
+        mpi_name=meta.get("mpi_name", "openmpi"),
+        mpi_prefix=meta.get("mpi_prefix", "/usr"),
+        requested_processes=meta.get("requested_processes", 2),
+        suite=meta.get("suite", "mpi1"),
+    )
+    for record in records:
+        store.add_record(run_id, record)
+    if "status" in meta:
+        store.finish_run(run_id, meta["status"], meta.get("message"))
+    return run_id

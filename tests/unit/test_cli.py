@@ -8,25 +8,11 @@ import json
 import os
 
 import pytest
-from click.testing import CliRunner
 
-from mpimark.cli import cli
-
+from .cli_helpers import assert_one_error_line, invoke
 from .records import end_record, result_record, run_record, skipped_record
 
 HEADERS = ["bytes", "repetitions", "t_avg[usec]", "median[usec]", "CI95 low[usec]", "CI95 high[usec]", "MB/s"]
-
-
-def invoke(*args: str, **env: str):
-    return CliRunner().invoke(cli, list(args), env=env)
-
-
-def assert_one_error_line(result, exit_code: int = 1) -> str:
-    assert result.exit_code == exit_code
-    assert "Traceback" not in result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mpimark: error: ")
-    return lines[0]
 
 
 @pytest.fixture

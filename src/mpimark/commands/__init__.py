@@ -1,0 +1,33 @@
+"""The mpimark subcommands, one module per group of commands (docs/frontend.md).
+
+Each module lists its click commands in COMMANDS; cli.py registers them.
+What every command module needs (the --db option, the error line) is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO, TypeVar
+
+import click
+from rich.console import Console
+
+F = TypeVar("F", bound=Callable)
+
+
+def error_line(message: str) -> None:
+    """The one form every failure takes (DESIGN.md, Conventions)."""
+    click.echo(f"mpimark: error: {message}", err=True)
+
+
+def db_option(function: F) -> F:
+    """--db PATH, also read from $MPIMARK_DB; None means the default database."""
+    return click.option(
+        "--db", "db", type=click.Path(dir_okay=False), envvar="MPIMARK_DB",
+        help="Results database [default: $MPIMARK_DB, else ~/.local/share/mpimark/results.db].",
+    )(function)
+
+
+def console(stream: TextIO) -> Console:
+    """A rich console on stream; off a terminal 120 columns (rich would assume 80 and wrap headers)."""
+    return Console(file=stream, width=None if stream.isatty() else 120)

@@ -1,0 +1,190 @@
+"""Commands that analyse stored runs (compare, plot, report), bring other suites' output in
+(import), and group runs into studies (study add, study list)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from mpimark import comparison, studies
+from mpimark.analysis import compare_launches
+from mpimark.commands import db_option
+from mpimark.errors import MpimarkError
+from mpimark.importers import FORMATS as IMPORT_FORMATS
+from mpimark.importers import parse_file, store_parsed
+from mpimark.selection import Series, load, resolve
+from mpimark.store import Store
+
+class ByteSize(click.ParamType):
+    """A message size: 1048576, 4K, 1M, 1MiB (binary multiples, as IMB's sizes)."""
+
+    name = "bytes"
+    _units = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        match = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(?:i?b)?\s*", str(value), re.I)
+        if not match:
+            self.fail(f"{value!r} is not a size in bytes (e.g. 1048576, 64K, 1M)", param, ctx)
+        return int(match.group(1)) * self._units[match.group(2).lower()]
+
+
+SIZE_OPTION = click.option("--size", type=ByteSize(), default=None,
+                           help="Message size of the process-count plots and tables [default: 1M if measured].")
+
+
+def _console() -> Console:
+    return Console(file=sys.stdout, width=None if sys.stdout.isatty() else 140)
+
+
+def _one_series(store: Store, selector: str, side: str) -> Series:
+    found = resolve(store, selector)
+    if len(found) != 1:
+        names = ", ".join(f"{selector}:{s.label}" for s in found)
+        raise MpimarkError(f"{side} ({selector}) names {len(found)} implementations; pick one: {names}")
+    return found[0]
+
+
+def _describe(series: Series) -> str:
+    ids = ", ".join(str(run.row.id) for run in series.runs)
+    return f"{series.label} (run{'s' if len(series.runs) > 1 else ''} {ids})"
+
+
+@click.command("compare")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--format", "fmt", type=click.Choice(("table", *comparison.EXPORTS)), default="table",
+              show_default=True, help="table: for a terminal; markdown, csv, json: for export.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="Significance level of the Mann-Whitney U test.")
+@db_option
+def compare_command(a: str, b: str, fmt: str, alpha: float, db: str | None) -> None:
+    """Compare B with A row by row: medians, B/A, Mann-Whitney p, '~' when not significant.
+
+    A and B are run ids or STUDY:IMPL selectors.
+    """
+    with Store(db, create=False) as store:
+        side_a, side_b = _one_series(store, a, "A"), _one_series(store, b, "B")
+    result = compare_launches([run.records for run in side_a.runs], [run.records for run in side_b.runs], alpha)
+    if not result.rows:
+        raise MpimarkError(f"{a} and {b} have no measured row in common (same benchmark, processes, mode, "
+                           "group and size); 'mpimark show RUN' lists what each holds")
+    label_a, label_b = _describe(side_a), _describe(side_b)
+    if fmt == "table":
+        _console().print(comparison.to_rich(result, label_a, label_b))
+    else:
+        sys.stdout.write(comparison.EXPORTS[fmt](result, label_a, label_b))
+
+
+@click.command("plot")
+@click.argument("selectors", metavar="RUN...", nargs=-1, required=True)
+@click.option("-o", "--output", "directory", required=True, type=click.Path(file_okay=False),
+              help="Directory for the plot files (created if missing).")
+@click.option("--format", "fmt", type=click.Choice(("png", "svg")), default="png", show_default=True)
+@SIZE_OPTION
+@db_option
+def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int | None, db: str | None) -> None:
+    """Plot time and bandwidth against message size, and collectives' time against process count.
+
+    One figure per benchmark and process count; the runs overlaid, named by
+    their MPI library. RUN is a run id, STUDY all implementations of a study,
+    STUDY:IMPL one of them."""
+    from mpimark import plots  # matplotlib takes a second to import: only for the commands that draw
+
+    with Store(db, create=False) as store:
+        series = load(store, selectors)
+    made = plots.size_plots(series) + plots.scaling_plots(series, size)
+    if not made:
+        raise MpimarkError("nothing to plot: the selected runs have no measured results")
+    for path in plots.write(made, Path(directory), fmt):
+        click.echo(str(path))
+
+
+@click.command("report")
+@click.argument("selectors", metavar="RUN|STUDY...", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
+@SIZE_OPTION
+@db_option
+def report_command(selectors: tuple[str, ...], output: str, size: int | None, db: str | None) -> None:
+    """Write one self-contained HTML report of runs and studies.
+
+    Run metadata, plots and tables per benchmark, and with several runs or
+    implementations the tables that compare them. RUN is a run id, STUDY all
+    implementations of a study, STUDY:IMPL one of them."""
+    from mpimark import report  # matplotlib and jinja2: only for the commands that need them
+
+    with Store(db, create=False) as store:
+        series = load(store, selectors)
+    html = report.render(series, size)
+    Path(output).write_text(html, encoding="utf-8")
+    click.echo(output)
+
+
+@click.command("import")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(("auto", *IMPORT_FORMATS)), default="auto", show_default=True,
+              help="imb: IMB text (any version); osu: OSU Micro-Benchmarks; mpibench: LLNL mpiBench.")
+@click.option("--mpi", "mpi_name", help="Name of the MPI implementation that produced the files (legends, studies).")
+@click.option("--np", "processes", type=click.IntRange(min=1),
+              help="Process count, for outputs that do not print it (OSU collectives, old mpiBench).")
+@click.option("--study", help="Also add the imported runs to this study ...")
+@click.option("--impl", help="... under this implementation label [default: --mpi].")
+@db_option
+def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, processes: int | None,
+                   study: str | None, impl: str | None, db: str | None) -> None:
+    """Store IMB, OSU or mpiBench text output as runs, one run per file.
+
+    Every file is read and checked first; a malformed one stops the import
+    before anything is stored."""
+    if study:
+        studies.check_name(study)
+        if not (impl or mpi_name):
+            raise click.UsageError("--study needs --impl or --mpi: the implementation the files belong to")
+    parsed = [parse_file(path, fmt, processes) for path in files]
+    with Store(db) as store:
+        for item in parsed:
+            run_id = store_parsed(store, item, mpi_name)
+            note = f"; {'; '.join(item.notes)}" if item.notes else ""
+            click.echo(f"{item.path}: run {run_id}, {len(item.results)} results ({item.fmt}){note}")
+            if study:
+                studies.add_run(store, study, run_id, impl or mpi_name)
+
+
+@click.group("study")
+def study_group() -> None:
+    """Studies: named sets of runs, one label per MPI implementation (see compare, plot, report)."""
+
+
+@study_group.command("add")
+@click.argument("study")
+@click.argument("run_ids", metavar="RUN...", nargs=-1, required=True, type=int)
+@click.option("--impl", help="Implementation label [default: the run's MPI name].")
+@db_option
+def study_add(study: str, run_ids: tuple[int, ...], impl: str | None, db: str | None) -> None:
+    """Add stored runs to a study."""
+    with Store(db, create=False) as store:
+        for run_id in run_ids:
+            member = studies.add_run(store, study, run_id, impl)
+            click.echo(f"run {member.run_id} is {member.study}:{member.implementation}")
+
+
+@study_group.command("list")
+@click.argument("study", required=False)
+@db_option
+def study_list(study: str | None, db: str | None) -> None:
+    """List the studies (or one study) and their runs."""
+    with Store(db, create=False) as store:
+        found = studies.members(store, study)
+    if not found:
+        click.echo(f"no study {study!r}" if study else "no studies")
+        return
+    for member in found:
+        click.echo(f"{member.study}:{member.implementation}\trun {member.run_id}")
+
+
+COMMANDS = (compare_command, plot_command, report_command, import_command, study_group)

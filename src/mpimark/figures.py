@@ -1,0 +1,112 @@
+"""What number a result record stands for: its key, its time, its bandwidth.
+
+compare, plots and the report must agree on which figure of a record they
+show, so the choice is made here, once:
+
+- time: the median of the samples with its 95 % interval where mpimark
+  measured the row (`distribution`); otherwise (imported runs) IMB's own
+  figure: `t` (= t_max) for the PingPong family, `t_avg` for the rest.
+- bandwidth: IMB's MB/s (10^6 bytes/s) rescaled to that time. IMB computes
+  MB/s = factor * bytes / t_max with a per-benchmark factor, so
+  mbytes_per_sec * t_max / time applies the same factor to another time
+  without a second copy of the factor table (it lives in the core).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from mpimark.benchmarks import BenchmarkClass, benchmark_class
+from mpimark.results import TableKey
+
+
+class Key(NamedTuple):
+    """What a result row is about, size included: rows of two runs with equal keys are compared."""
+
+    benchmark: str
+    processes: int
+    mode: str
+    group: int | None
+    bytes: int
+
+
+def mode(record: dict) -> str:
+    """The run mode as one word: "" (plain), "multi0", "multi1", plus a mode an importer recorded.
+
+    Importers put IMB-EXT/IO's AGGREGATE mode or mpiBench's communicator
+    label in the record (fields `mode`, `communicator`): rows that differ
+    only in those are different measurements and must not be matched.
+    """
+    multi = [] if record.get("multi") is None else [f"multi{record['multi']}"]
+    return " ".join(multi + _imported_modes(record))
+
+
+def _imported_modes(record: dict) -> list[str]:
+    return [str(record[f]) for f in ("mode", "communicator") if record.get(f)]
+
+
+def key(record: dict) -> Key:
+    return Key(record["benchmark"], record["processes"], mode(record), record.get("group"), record["bytes"])
+
+
+def table_key(record: dict) -> tuple[TableKey, str]:
+    """The table (plot) a row belongs to: results.TableKey, plus the mode beyond multi."""
+    return (TableKey(record["benchmark"], record.get("multi"), record["processes"], record.get("group")),
+            " ".join(_imported_modes(record)))
+
+
+def title(table: tuple[TableKey, str]) -> str:
+    key_, extra = table
+    return key_.title() + (f" ({extra})" if extra else "")
+
+
+def record_class(record: dict) -> BenchmarkClass:
+    """The benchmark's class: IMB's for IMB's names, else what an importer recorded
+    (`benchmark_class`, e.g. "single transfer" for osu_latency), else collective."""
+    recorded = record.get("benchmark_class")
+    if recorded in {c.value for c in BenchmarkClass}:
+        return BenchmarkClass(recorded)
+    return benchmark_class(record["benchmark"])
+
+
+def is_collective(record: dict) -> bool:
+    return record_class(record) in (BenchmarkClass.COLLECTIVE, BenchmarkClass.SYNC)
+
+
+def imb_time_usec(record: dict) -> float | None:
+    """IMB's headline time: t (t_max) for single transfers, t_avg otherwise; None if unknown."""
+    order = ("t_max_usec", "t_avg_usec") if record_class(record) is BenchmarkClass.SINGLE \
+        else ("t_avg_usec", "t_max_usec")
+    return next((record[f] for f in order if record.get(f) is not None), None)
+
+
+def time_usec(record: dict) -> float | None:
+    """The median where mpimark measured the row, else IMB's figure; None for skipped rows."""
+    if record.get("status", "ok") != "ok":
+        return None
+    median = (record.get("distribution") or {}).get("median_usec")
+    return median if median is not None else imb_time_usec(record)
+
+
+def time_ci_usec(record: dict) -> tuple[float, float] | None:
+    """The 95 % interval of the median, or None (no distribution, or too few samples)."""
+    distribution = record.get("distribution") or {}
+    low, high = distribution.get("ci_low_usec"), distribution.get("ci_high_usec")
+    return None if low is None or high is None else (low, high)
+
+
+def bandwidth_mbs(record: dict, time: float | None = None) -> float | None:
+    """MB/s (10^6 bytes/s) at `time` (default: time_usec), or None where IMB reports none."""
+    reported, t_max = record.get("mbytes_per_sec"), record.get("t_max_usec")
+    if reported is None or record.get("status", "ok") != "ok":
+        return None
+    time = time_usec(record) if time is None else time
+    if not t_max or not time:  # no time to rescale (OSU's bandwidth tests report MB/s alone)
+        return reported
+    return reported * t_max / time
+
+
+def safe_name(text: str) -> str:
+    """A file-name part from a benchmark name, which imported files may spell any way."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "benchmark"

@@ -1,0 +1,241 @@
+"""IMB's text output, regenerated from the records of a run.
+
+A port of core/src/report/imb_text.c, layout for layout, so that parsers
+written for IMB read a stored run as they read the core's own output. What
+the records cannot say is approximated: the Date line is start_utc in UTC
+(the core prints the local time of its host), and numbers are rounded from
+the stream's 12 significant digits rather than from the core's doubles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from mpimark.benchmarks import BenchmarkClass, benchmark_class, checks_data, has_bandwidth
+
+WIDTH = 13  # IMB's column width
+IMB_METHOD_VERSION = "2021.11"  # as IMB_METHOD_VERSION in core/src/report/imb_text.c
+SUITE_TITLES = {"mpi1": "MPI-1"}
+MPI_TYPE_NAMES = {
+    "byte": "MPI_BYTE", "char": "MPI_CHAR", "int": "MPI_INT", "float": "MPI_FLOAT",
+    "double": "MPI_DOUBLE", "float16": "MPIX_C_FLOAT16", "bfloat16": "MPIX_C_BF16",
+}
+FAILURE_TEXT = {
+    "timeout": ' time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use "-time X" to increase '
+               "time limit.",
+    "out_of_memory": ' out-of-mem.; needed X={needed_gb:8.3f} GB; use flag "-mem X" or raise the memory limit',
+    "int_overflow": " int-overflow.; The production rank*size caused int overflow for given sample; this MPI has "
+                    "no large-count reductions, use a larger -red_data_type",
+}
+CLOSING = "\n\n# All processes entering MPI_Finalize\n\n"
+
+
+@dataclass(frozen=True)
+class _Table:
+    benchmark: str
+    processes: int
+    groups: int
+    multi: int | None
+
+    @property
+    def cls(self) -> BenchmarkClass:
+        return benchmark_class(self.benchmark)
+
+    @property
+    def ranged(self) -> bool:
+        # t_min/t_max/t_avg columns; the PingPong family shows t_max alone
+        # except in -multi 0 mode.
+        return self.cls in (BenchmarkClass.PARALLEL, BenchmarkClass.COLLECTIVE, BenchmarkClass.SYNC) or (
+            self.cls is BenchmarkClass.SINGLE and self.multi == 0)
+
+
+def _dash_line(ncols: int) -> str:
+    return "#" + "-" * (ncols * WIDTH - 1) + "\n"
+
+
+def _options(run: dict | None) -> dict:
+    return (run or {}).get("options") or {}
+
+
+def _date(start_utc: str) -> str:
+    # asctime layout, as strftime("%a %b %e %H:%M:%S %Y") in the core.
+    moment = datetime.fromisoformat(start_utc.replace("Z", "+00:00"))
+    return f"{moment:%a %b} {moment.day:2d} {moment:%H:%M:%S %Y}"
+
+
+def header(run: dict) -> str:
+    """The block before the first table: program, system, calling sequence, sizes, types."""
+    options, uname, mpi = _options(run), run.get("uname") or {}, run.get("mpi") or {}
+    bar = "#" + "-" * 64 + "\n"
+    suite = run.get("suite", "")
+    out = [
+        bar,
+        f"#    mpimark-core {run.get('tool', {}).get('version', '')} (Intel(R) MPI Benchmarks "
+        f"{IMB_METHOD_VERSION} methodology), {SUITE_TITLES.get(suite, suite)} part\n",
+        bar,
+        f"# Date                  : {_date(run['start_utc']) if run.get('start_utc') else ''}\n",
+        f"# Machine               : {uname.get('machine', '')}\n",
+        f"# System                : {uname.get('sysname', '')}\n",
+        f"# Release               : {uname.get('release', '')}\n",
+        f"# Version               : {uname.get('version', '')}\n",
+        f"# MPI Version           : {mpi.get('standard_version', '')}\n",
+        f"# MPI Thread Environment: {mpi.get('thread_level_provided', '')}\n\n\n",
+        "# Calling sequence was: \n\n#",
+        *(f" {arg}" for arg in run.get("command_line", [])),
+        " \n\n",
+    ]
+    if options.get("msgsizes") is not None:
+        out.append("# Message lengths were user defined\n")
+    elif options.get("msglog"):
+        low, high = (int(x) for x in options["msglog"].split(":"))
+        smallest = 0 if options.get("zero_size", "on") == "on" else 1 << low
+        out.append(f"# Minimum message length in bytes:   {smallest}\n")
+        out.append(f"# Maximum message length in bytes:   {1 << high}\n")
+    data_type = MPI_TYPE_NAMES.get(options.get("data_type", "byte"), "MPI_BYTE")
+    red_option = options.get("red_data_type", "float")
+    red_type = "MPI_SIGNED_CHAR" if red_option == "char" else MPI_TYPE_NAMES.get(red_option, "MPI_FLOAT")
+    out += [
+        "#\n",
+        f"# MPI_Datatype                   :   {data_type} \n",
+        f"# MPI_Datatype for reductions    :   {red_type} \n",
+        "# MPI_Op                         :   MPI_SUM  \n",
+        "# \n# \n\n# List of Benchmarks to run:\n\n",
+        *(f"# {name}\n" for name in run.get("benchmarks", [])),
+    ]
+    return "".join(out)
+
+
+def _columns(table: _Table, check: bool) -> list[str]:
+    columns = ["Group"] if table.multi == 1 else []
+    columns += ["#repetitions"] if table.cls is BenchmarkClass.SYNC else ["#bytes", "#repetitions"]
+    if table.cls is BenchmarkClass.MSGRATE:
+        columns += ["Mbytes/sec", "Msg/sec"]
+    elif table.ranged:
+        columns += ["t_min[usec]", "t_max[usec]", "t_avg[usec]"]
+        if has_bandwidth(table.benchmark):
+            columns.append("Mbytes/sec")
+    else:
+        columns += ["t[usec]", "Mbytes/sec"]
+    if check and checks_data(table.benchmark):
+        columns.append("defects")
+    return columns
+
+
+def _map_key(world_rank: int, p: int, q: int) -> int:
+    # -map PxQ: IMB's rank reordering (map_key in core/src/util/patterns.c).
+    if p <= 1 or q <= 1:
+        return world_rank
+    key = (q * world_rank) % (p * q - 1)
+    return key if key else world_rank
+
+
+def _group_ranks(world: int, table: _Table, p: int, q: int) -> list[int]:
+    """World ranks of every group, group by group (groups_create in core/src/engine/comms.c)."""
+    ranks = [0] * (table.groups * table.processes)
+    for rank in range(world):
+        key = _map_key(rank, p, q)
+        if key // table.processes < table.groups:
+            ranks[key] = rank  # group * np + key % np == key
+    return ranks
+
+
+def _rank_row(label: str, ranks: list[int]) -> str:
+    out = [f"# {label}"]
+    for index, rank in enumerate(ranks):
+        if index and index % 16 == 0:
+            out.append("\n# ")
+        out.append(f" {rank:4d}")
+    return "".join(out) + "\n# \n"
+
+
+def _table_head(table: _Table, run: dict | None) -> str:
+    options = _options(run)
+    columns = _columns(table, options.get("check") == "on")
+    p, q = (int(x) for x in str(options.get("map", "1x1")).split("x"))
+    # The run record knows the world size; without it the idle line and rank lists are left out.
+    world = (run or {}).get("processes")
+    np = table.processes
+    out = ["\n", _dash_line(len(columns)),
+           f"# Benchmarking {'Multi-' if table.groups > 1 else ''}{table.benchmark} \n"]
+    if table.groups > 1:
+        out.append(f"# ( {table.groups} groups of {np} processes each running simultaneous ) \n")
+        if world:
+            ranks = _group_ranks(world, table, p, q)
+            out += [_rank_row(f"Group  {g}: ", ranks[g * np:(g + 1) * np]) for g in range(table.groups)]
+    elif p > 1 and q > 1 and world:
+        out.append(f"# #processes = {np}; rank order (rowwise): \n")
+        ranks, done = _group_ranks(world, table, p, q), 0
+        for i in range(p):
+            if done >= np:
+                break
+            row = min(world // p + (1 if i < world % p else 0), np - done)
+            out.append(_rank_row("", ranks[done:done + row]))
+            done += row
+    else:
+        out.append(f"# #processes = {np} \n")
+    idle = world - table.groups * np if world else 0
+    if idle > 0:
+        out.append(f"# ( {idle} additional process{'es' if idle > 1 else ''} waiting in MPI_Barrier)\n")
+    out.append(_dash_line(len(columns)))
+    out.append("".join(f"{c:>{WIDTH}}" for c in columns) + "\n")
+    return "".join(out)
+
+
+def _cell(value: float | int | None, spec: str) -> str:
+    return f"{'-':>{WIDTH}}" if value is None else f"{value:{WIDTH}{spec}}"
+
+
+def _row(table: _Table, result: dict) -> str:
+    out = []
+    if table.multi == 1:
+        if result["group"] == 0:
+            out.append("\n")  # IMB leaves a blank line before each size's group rows
+        out.append(_cell(result["group"] or 0, "d"))
+    if table.cls is not BenchmarkClass.SYNC:
+        out.append(_cell(result["bytes"], "d"))
+    status = result["status"]
+    if status != "ok":
+        text = FAILURE_TEXT.get(status, f" {status}.")
+        return "".join(out) + text.format(needed_gb=result.get("needed_gb") or 0.0) + "\n"
+    out.append(_cell(result["repetitions"], "d"))
+    if table.cls is BenchmarkClass.MSGRATE:
+        out += [_cell(result["mbytes_per_sec"], ".2f"), _cell(result["msgs_per_sec"], ".0f")]
+    elif table.ranged:
+        out += [_cell(result[f], ".2f") for f in ("t_min_usec", "t_max_usec", "t_avg_usec")]
+        if has_bandwidth(table.benchmark):
+            out.append(_cell(result["mbytes_per_sec"], ".2f"))
+    else:
+        out += [_cell(result["t_max_usec"], ".2f"), _cell(result["mbytes_per_sec"], ".2f")]
+    if result.get("defects") is not None and checks_data(table.benchmark):
+        out.append(_cell(result["defects"], "d"))
+    return "".join(out) + "\n"
+
+
+def tables(records: list[dict]) -> str:
+    """The table blocks (and invalid-process-count lines), in the order the core wrote them."""
+    run = next((r for r in records if r["type"] == "run"), None)
+    run_multi = _options(run).get("multi")
+    out: list[str] = []
+    current: _Table | None = None
+    for record in records:
+        kind = record["type"]
+        if kind == "event" and record.get("kind") == "benchmark_start":
+            current = _Table(record["benchmark"], record["processes"], record.get("groups", 1), run_multi)
+            out.append(_table_head(current, run))
+        elif kind == "event" and record.get("kind") == "invalid_process_count":
+            out.append(f"\n# !! Benchmark {record['benchmark']} invalid for {record['processes']} processes !! \n\n")
+        elif kind == "result":
+            table = _Table(record["benchmark"], record["processes"], record["groups"], record["multi"])
+            if table != current:  # no benchmark_start event before it (e.g. records built by hand)
+                current = table
+                out.append(_table_head(current, run))
+            out.append(_row(current, record))
+    return "".join(out)
+
+
+def imb_text(records: list[dict]) -> str:
+    """The whole text output: header, tables, and the closing line if the run ended."""
+    run = next((r for r in records if r["type"] == "run"), None)
+    ended = any(r["type"] == "end" for r in records)
+    return (header(run) if run else "") + tables(records) + (CLOSING if ended else "")

@@ -1,0 +1,100 @@
+"""Other suites' text output (IMB, OSU Micro-Benchmarks, mpiBench) as stored runs.
+
+parse_file() reads and checks a whole file and returns its records, or
+raises ImportFormatError naming file and line; nothing is stored until every
+file of an import has parsed (the CLI parses all, then stores all). Each
+file becomes one run (suite `imported:<format>`) holding an `import` event,
+which says where the records came from and what the file's header said,
+and the result records. There is no `run` record: its fields (timer
+self-test, load, cores) are things the other suites do not report.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mpimark.importers import imb, mpibench, osu
+from mpimark.importers.common import ImportFormatError, Parsed, fail
+from mpimark.store import Store
+
+FORMATS = ("imb", "osu", "mpibench")
+FORMAT_NAMES = {"imb": "IMB text", "osu": "OSU Micro-Benchmarks", "mpibench": "mpiBench"}
+
+_SIGNS = (
+    ("imb", re.compile(r"^#\s*(Benchmarking\s|.*Intel ?\(R\) MPI Benchmark)", re.M)),
+    ("osu", re.compile(r"^#\s*OSU\s", re.M)),
+    ("mpibench", re.compile(r"^(START mpiBench|\s*\S+\s+Bytes:\s)", re.M)),
+)
+
+__all__ = ["FORMATS", "ImportFormatError", "Parsed", "detect", "parse_file", "store_parsed"]
+
+
+def detect(path: Path, text: str) -> str:
+    for fmt, sign in _SIGNS:
+        if sign.search(text):
+            return fmt
+    raise fail(path, None, "not IMB, OSU or mpiBench output (no '# Benchmarking', '# OSU ... Test' or "
+                           "'<Op> Bytes:' line); if it is one of them, say which with --format")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise fail(path, None, f"not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise fail(path, None, f"cannot read: {exc.strerror or exc}") from None
+
+
+def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None) -> Parsed:
+    """The records of one file; processes is the count for outputs that do not print it (OSU collectives)."""
+    path = Path(path)
+    text = _read(path)
+    if fmt == "auto":
+        fmt = detect(path, text)
+    lines = text.splitlines()
+    if fmt == "imb":
+        parsed = imb.parse(path, lines)
+    elif fmt == "osu":
+        parsed = osu.parse(path, lines, processes)
+    elif fmt == "mpibench":
+        parsed = mpibench.parse(path, lines, processes)
+    else:
+        raise ValueError(f"unknown import format {fmt!r}")
+    if not parsed.results:
+        raise fail(path, None, f"{FORMAT_NAMES[fmt]} output without a single result row")
+    return parsed
+
+
+def import_event(parsed: Parsed) -> dict:
+    """The event that says where a run's records came from (and what the importer assumed)."""
+    header = "; ".join(f"{k}: {v}" for k, v in parsed.source.items())
+    message = f"imported {len(parsed.results)} results from {parsed.path} ({FORMAT_NAMES[parsed.fmt]}"
+    message += f"; {header})" if header else ")"
+    if parsed.notes:
+        message += "; " + "; ".join(parsed.notes)
+    return {"type": "event", "level": "info", "kind": "import", "message": message,
+            "source_format": parsed.fmt, "source_file": str(parsed.path), "source": parsed.source,
+            "notes": parsed.notes}
+
+
+def store_parsed(store: Store, parsed: Parsed, mpi_name: str | None = None) -> int:
+    """Store one parsed file as a run; returns its id.
+
+    Should the database fail half way, the run is marked failed rather than
+    left looking complete.
+    """
+    run_id = store.begin_run(
+        launch_command=parsed.command_line, environment={}, mpi_name=mpi_name, mpi_prefix=None,
+        requested_processes=max(r["processes"] for r in parsed.results), suite=f"imported:{parsed.fmt}",
+    )
+    try:
+        store.add_record(run_id, import_event(parsed))
+        for record in parsed.results:
+            store.add_record(run_id, record)
+    except BaseException:
+        store.finish_run(run_id, "failed", f"import of {parsed.path} stopped half way")
+        raise
+    store.finish_run(run_id, "complete", f"imported from {parsed.path}")
+    return run_id

@@ -1,0 +1,90 @@
+"""What the importers share: the error they raise, numbers from text, and result records.
+
+An importer turns another suite's text output into result records of
+docs/results-format.md. It knows only what the text says, so records carry
+null where the text has no figure (the distribution always; times for
+bandwidth-only tables; repetitions where no iteration count is printed),
+and an empty samples_ns: no samples were kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mpimark.benchmarks import BenchmarkClass, benchmark_class, is_reduction
+from mpimark.errors import MpimarkError
+
+# Bytes per element of the MPI datatypes the suites name; count = bytes / size.
+DATATYPE_BYTES = {
+    "MPI_BYTE": 1, "MPI_CHAR": 1, "MPI_SIGNED_CHAR": 1, "MPI_UNSIGNED_CHAR": 1, "MPI_SHORT": 2,
+    "MPI_INT": 4, "MPI_UNSIGNED": 4, "MPI_FLOAT": 4, "MPI_LONG": 8, "MPI_DOUBLE": 8,
+    "MPI_LONG_LONG": 8, "MPIX_C_FLOAT16": 2, "MPIX_C_BF16": 2,
+}
+
+
+class ImportFormatError(MpimarkError):
+    """A file that is not what its format says; the message names file and line."""
+
+
+def fail(path: Path, line: int | None, reason: str) -> ImportFormatError:
+    return ImportFormatError(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
+
+
+@dataclass
+class Parsed:
+    """One imported file: its result records and what its header said."""
+
+    path: Path
+    fmt: str  # imb, osu, mpibench
+    results: list[dict]
+    source: dict = field(default_factory=dict)  # tool, version, date, hosts, ... as the file says
+    command_line: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # assumptions the importer had to make
+
+
+def number(text: str, path: Path, line: int, column: str, *, integer: bool = False) -> float | int:
+    """A non-negative number of a table cell, or an error naming the cell."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise fail(path, line, f"{text!r} in column {column!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")) or value < 0:
+        raise fail(path, line, f"{text!r} in column {column!r} is not a non-negative finite number")
+    if integer:
+        if value != int(value):
+            raise fail(path, line, f"{text!r} in column {column!r} is not a whole number")
+        return int(value)
+    return value
+
+
+def slug(name: str) -> str:
+    """A field name for a column we keep but the record format does not know ("P50 Tail Lat(us)")."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def result_record(*, benchmark: str, suite: str, processes: int, size: int, datatype: str,
+                  status: str = "ok", repetitions: int | None = None, t_min_usec: float | None = None,
+                  t_max_usec: float | None = None, t_avg_usec: float | None = None,
+                  mbytes_per_sec: float | None = None, msgs_per_sec: float | None = None,
+                  defects: int | None = None, multi: int | None = None, groups: int = 1,
+                  group: int | None = None, needed_gb: float | None = None, extra: dict | None = None) -> dict:
+    """A result record in the stream's field order; extra fields (the source's own columns) go last."""
+    record = {
+        "type": "result", "benchmark": benchmark, "suite": suite, "processes": processes, "multi": multi,
+        "groups": groups, "group": group, "bytes": size, "count": size // DATATYPE_BYTES.get(datatype, 1),
+        "datatype": datatype, "status": status, "repetitions": repetitions, "t_min_usec": t_min_usec,
+        "t_max_usec": t_max_usec, "t_avg_usec": t_avg_usec, "mbytes_per_sec": mbytes_per_sec,
+        "msgs_per_sec": msgs_per_sec, "defects": defects, "needed_gb": needed_gb,
+        "distribution": None, "samples_ns": [],
+    }
+    record.update(extra or {})
+    return record
+
+
+def datatype_for(benchmark: str, data_type: str, reduction_type: str) -> str:
+    """Reductions move the reduction datatype, Barrier none, the rest the plain one (as the core)."""
+    if benchmark_class(benchmark) is BenchmarkClass.SYNC:
+        return "none"
+    return reduction_type if is_reduction(benchmark) else data_type

