@@ -10,6 +10,9 @@
 # Environment:
 #   MPIMARK_FORCE_WHEEL=1  use the Open MPI wheel even when a system mpicc
 #                          exists (to test the CI path on a machine with MPI)
+#   MPIMARK_SYSTEM_MPIS=1  install Debian's Open MPI and MPICH first when they
+#                          are missing (root with apt-get only); scripts/test.sh
+#                          sets it, because the tests run under both
 #   PYTHON                 interpreter for .venv (default: python3)
 #
 # Writes .venv/mpimark-env.sh; other scripts source it to get the same MPI,
@@ -60,6 +63,14 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   say "installing mpimark (editable, with test extras)"
   pip install -e "$ROOT[test]"
   echo "$want" >"$stamp"
+fi
+
+if [ "${MPIMARK_SYSTEM_MPIS:-0}" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null &&
+  { [ ! -x /usr/bin/mpicc.openmpi ] || [ ! -x /usr/bin/mpicc.mpich ]; }; then
+  say "installing Open MPI and MPICH from Debian's packages"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null
+  apt-get install -y -q openmpi-bin libopenmpi-dev mpich libmpich-dev >/dev/null
 fi
 
 MPICC=$(system_tool mpicc)

@@ -6,7 +6,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-bash scripts/setup.sh
+MPIMARK_SYSTEM_MPIS=1 bash scripts/setup.sh
 # shellcheck source=/dev/null
 . .venv/mpimark-env.sh
 

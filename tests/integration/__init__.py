@@ -1,0 +1,1 @@
+"""Integration tests: the built core under the MPI launcher (see conftest.py)."""

@@ -1,0 +1,405 @@
+"""A strict reader of IMB-MPI1 text output, written from IMB's layout rules
+(shared/reference/imb.md section 4, notes/imb-facts.md sections 1-4), not
+from the core's source.
+
+parse(text) walks the output line by line and raises ParseError (with the
+line number) at the first line that breaks a rule, so a successful parse
+already proves the layout: the header block, the benchmark list, every
+table's blank line, dash lines of '#' + (ncols*13 - 1) dashes, the title with
+its trailing space, the process / group / rank-order lines, the idle line
+(singular for one process), the column titles right-aligned in 13
+characters, rows of 13-character fields, IMB's failure rows, and the closing
+"# All processes entering MPI_Finalize".
+
+The module also holds IMB's rules that say what a run must contain:
+benchmark classes, the column set of each class and the process-count sweep.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+W = 13  # every IMB column is 13 characters wide
+
+# --- IMB-MPI1's benchmarks, in IMB's default order ---------------------------
+
+DEFAULTS = [
+    "PingPong", "PingPing", "Sendrecv", "Exchange", "Allreduce", "Reduce",
+    "Reduce_local", "Reduce_scatter", "Reduce_scatter_block", "Allgather",
+    "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv", "Alltoall",
+    "Alltoallv", "Bcast", "Barrier",
+]
+NON_DEFAULT = [
+    "PingPongSpecificSource", "PingPongAnySource", "PingPingSpecificSource",
+    "PingPingAnySource", "Uniband", "Biband",
+]
+ALL = DEFAULTS + NON_DEFAULT
+
+SINGLE = {"PingPong", "PingPing", "PingPongSpecificSource", "PingPongAnySource",
+          "PingPingSpecificSource", "PingPingAnySource"}
+PARALLEL = {"Sendrecv", "Exchange"}
+MSGRATE = {"Uniband", "Biband"}
+SYNC = {"Barrier"}
+REDUCTIONS = {"Allreduce", "Reduce", "Reduce_local", "Reduce_scatter", "Reduce_scatter_block"}
+ROOTED = {"Reduce", "Gather", "Gatherv", "Scatter", "Scatterv", "Bcast"}
+COLLECTIVE = set(ALL) - SINGLE - PARALLEL - MSGRATE - SYNC
+
+# IMB's bandwidth factor: MB/s = factor * bytes / t_max (MB = 10^6 bytes).
+BW_FACTOR = {**{b: 1 for b in SINGLE}, "Sendrecv": 2, "Exchange": 4, "Uniband": 1, "Biband": 2}
+
+COLS_TIME_AND_BW = ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"]
+COLS_TIME_RANGE_AND_BW = ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]", "Mbytes/sec"]
+COLS_TIME_RANGE = ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"]
+COLS_SYNC = ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"]
+COLS_BW_AND_MSG_RATE = ["#bytes", "#repetitions", "Mbytes/sec", "Msg/sec"]
+
+
+def expected_columns(name: str, multi: int | None = None, check: bool = False) -> list[str]:
+    """IMB's out_format column set for a benchmark (+ Group, + defects)."""
+    if name in SINGLE:
+        cols = COLS_TIME_RANGE_AND_BW if multi == 0 else COLS_TIME_AND_BW
+    elif name in PARALLEL:
+        cols = COLS_TIME_RANGE_AND_BW
+    elif name in MSGRATE:
+        cols = COLS_BW_AND_MSG_RATE
+    elif name in SYNC:
+        cols = COLS_SYNC
+    else:
+        cols = COLS_TIME_RANGE
+    cols = list(cols)
+    if multi == 1:
+        cols.insert(0, "Group")
+    if check and name not in SYNC:
+        cols.append("defects")
+    return cols
+
+
+def process_counts(name: str, world: int, npmin: int = 2) -> list[int]:
+    """IMB's sweep: npmin, 2*npmin, 4*npmin, ... below the world size, then the
+    world size; PingPong & co. only at 2; Uniband/Biband even counts only."""
+    if name in SINGLE:
+        return [2]
+    hi, lo = world, npmin
+    if name in MSGRATE:
+        hi -= hi % 2
+        lo += lo % 2
+    q = max(1, min(lo, hi))
+    counts = []
+    while q < hi:
+        counts.append(q)
+        q *= 2
+    counts.append(hi)
+    return counts
+
+
+def unit_of(name: str, data_bytes: int = 1, red_bytes: int = 4) -> int:
+    return red_bytes if name in REDUCTIONS else data_bytes
+
+
+def msglog_sizes(lo: int, hi: int, unit: int = 1, zero_size: bool = True) -> list[int]:
+    """IMB's -msglog sizes: 0, then 2^k rounded up to the unit, at most
+    (2^hi / unit) * unit, each once (so reductions on floats give 0, 4, 8, ...)."""
+    top = (2 ** hi) // unit * unit
+    out = [0] if zero_size else []
+    for k in range(lo, hi + 1):
+        s = -(-(2 ** k) // unit) * unit
+        if 0 < s <= top and s not in out:
+            out.append(s)
+    return out
+
+
+# --- the parser ---------------------------------------------------------------
+
+class ParseError(AssertionError):
+    def __init__(self, lineno: int, message: str, line: str | None = None):
+        self.lineno = lineno
+        text = f"line {lineno}: {message}"
+        if line is not None:
+            text += f": {line!r}"
+        super().__init__(text)
+
+
+@dataclass
+class Row:
+    lineno: int
+    line: str
+    status: str                   # ok, time-out, out-of-mem, int-overflow
+    fields: dict[str, str]        # column title -> the stripped field ("" for failure rows' missing ones)
+    message: str = ""             # failure rows: the text after "<status>.;"
+
+    def as_int(self, col: str) -> int:
+        return int(self.fields[col])
+
+    def as_float(self, col: str) -> float:
+        return float(self.fields[col])
+
+    @property
+    def bytes(self) -> int | None:
+        return int(self.fields["#bytes"]) if "#bytes" in self.fields else None
+
+    @property
+    def group(self) -> int | None:
+        return int(self.fields["Group"]) if "Group" in self.fields else None
+
+
+@dataclass
+class Table:
+    lineno: int
+    name: str                     # plain IMB name
+    multi_prefix: bool            # title said "Multi-<Name>"
+    processes: int
+    dash_len: int
+    columns: list[str]
+    idle: int = 0
+    groups: list[list[int]] | None = None     # "# ( G groups of N ...)" listing
+    grid: list[list[int]] | None = None       # "-map" rank order rows
+    rows: list[Row] = field(default_factory=list)
+    blocks: list[list[Row]] = field(default_factory=list)  # -multi 1: one block per size
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.name, self.processes)
+
+
+@dataclass
+class Report:
+    header: dict[str, str]
+    calling_sequence: str
+    user_defined_lengths: bool
+    min_length: int | None
+    max_length: int | None
+    datatype: str
+    red_datatype: str
+    benchmarks: list[str]
+    tables: list[Table]
+    invalid: list[tuple[str, int]]
+
+    def table(self, name: str, processes: int) -> Table:
+        found = [t for t in self.tables if t.key == (name, processes)]
+        assert len(found) == 1, f"{len(found)} tables for {name} on {processes} processes"
+        return found[0]
+
+    def tables_of(self, name: str) -> list[Table]:
+        return [t for t in self.tables if t.name == name]
+
+
+HEADER_DASH = "#" + "-" * 64
+HEADER_FIELDS = ["Date", "Machine", "System", "Release", "Version", "MPI Version", "MPI Thread Environment"]
+CLOSING = "# All processes entering MPI_Finalize"
+FAILURE = re.compile(r"^((?:.{13})+) (time-out|out-of-mem|int-overflow)\.;(.*)$")
+NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+IDLE = re.compile(r"^# \( (\d+) additional (process|processes) waiting in MPI_Barrier\)$")
+GROUPS = re.compile(r"^# \( (\d+) groups of (\d+) processes each running simultaneous \) $")
+
+
+def _rank_fields(text: str, lineno: int, line: str) -> list[int]:
+    """' %4d' fields, as IMB_print_int_row writes them."""
+    if not text or len(text) % 5:
+        raise ParseError(lineno, "rank list is not made of ' %4d' fields", line)
+    out = []
+    for k in range(0, len(text), 5):
+        chunk = text[k:k + 5]
+        if not re.fullmatch(r" +\d+", chunk):
+            raise ParseError(lineno, f"bad rank field {chunk!r}", line)
+        out.append(int(chunk))
+    return out
+
+
+def _fields13(line: str, lineno: int, what: str) -> list[str]:
+    if len(line) == 0 or len(line) % W:
+        raise ParseError(lineno, f"{what} is {len(line)} characters, not a multiple of {W}", line)
+    chunks = [line[k:k + W] for k in range(0, len(line), W)]
+    for c in chunks:
+        token = c.strip()
+        if not token or " " in token or c != token.rjust(W):
+            raise ParseError(lineno, f"{what} field {c!r} is not one token right-aligned in {W} characters", line)
+    return [c.strip() for c in chunks]
+
+
+class _Lines:
+    def __init__(self, text: str):
+        if not text.endswith("\n"):
+            raise ParseError(text.count("\n") + 1, "output does not end with a newline")
+        self.lines = text.split("\n")[:-1]
+        self.i = 0
+
+    def peek(self, k: int = 0) -> str | None:
+        j = self.i + k
+        return self.lines[j] if j < len(self.lines) else None
+
+    def next(self, what: str) -> str:
+        if self.i >= len(self.lines):
+            raise ParseError(self.i + 1, f"output ends where {what} should be")
+        self.i += 1
+        return self.lines[self.i - 1]
+
+    def exact(self, expected: str, what: str) -> None:
+        line = self.next(what)
+        if line != expected:
+            raise ParseError(self.i, f"expected {what} {expected!r}", line)
+
+    def match(self, pattern: str, what: str) -> re.Match:
+        line = self.next(what)
+        m = re.fullmatch(pattern, line)
+        if not m:
+            raise ParseError(self.i, f"expected {what} /{pattern}/", line)
+        return m
+
+
+def _parse_header(src: _Lines) -> tuple[dict, str, bool, int | None, int | None, str, str, list[str]]:
+    src.exact(HEADER_DASH, "header dash line")
+    title = src.match(r"#    (\S.*), MPI-1 part", "title line")
+    src.exact(HEADER_DASH, "header dash line")
+    header = {"title": title.group(1)}
+    for name in HEADER_FIELDS:
+        m = src.match(rf"# {re.escape(name.ljust(22))}: ?(.*)", f"'{name}' line")
+        header[name] = m.group(1)
+    if not re.fullmatch(r"\d+\.\d+", header["MPI Version"]):
+        raise ParseError(src.i - 1, "MPI Version is not N.M", header["MPI Version"])
+    src.exact("", "blank line")
+    src.exact("", "blank line")
+    src.exact("# Calling sequence was: ", "calling sequence title")
+    src.exact("", "blank line")
+    calling = src.match(r"# (\S.*) ", "calling sequence").group(1)
+    src.exact("", "blank line")
+    user_defined, lo, hi = False, None, None
+    if src.peek() == "# Message lengths were user defined":
+        src.next("message length line")
+        user_defined = True
+    else:
+        lo = int(src.match(r"# Minimum message length in bytes:   (\d+)", "minimum length line").group(1))
+        hi = int(src.match(r"# Maximum message length in bytes:   (\d+)", "maximum length line").group(1))
+    src.exact("#", "'#' line")
+    dt = src.match(r"# MPI_Datatype                   :   (\S+) ", "MPI_Datatype line").group(1)
+    red = src.match(r"# MPI_Datatype for reductions    :   (\S+) ", "reduction datatype line").group(1)
+    src.exact("# MPI_Op                         :   MPI_SUM  ", "MPI_Op line")
+    src.exact("# ", "'# ' line")
+    src.exact("# ", "'# ' line")
+    src.exact("", "blank line")
+    src.exact("# List of Benchmarks to run:", "benchmark list title")
+    src.exact("", "blank line")
+    names = []
+    while src.peek() not in (None, ""):
+        names.append(src.match(r"# (\w+)", "benchmark name line").group(1))
+    if not names:
+        raise ParseError(src.i + 1, "empty benchmark list")
+    return header, calling, user_defined, lo, hi, dt, red, names
+
+
+def _is_row_start(line: str | None) -> bool:
+    return bool(line) and not line.startswith("#")
+
+
+def _parse_table(src: _Lines) -> Table:
+    src.exact("", "blank line before a table")
+    start = src.i + 1
+    dash = src.match(r"#-+", "dash line")
+    dash_len = len(dash.group(0))
+    title = src.match(r"# Benchmarking (Multi-)?(\w+) ", "'# Benchmarking <Name> ' line")
+    table = Table(lineno=start, name=title.group(2), multi_prefix=bool(title.group(1)),
+                  processes=0, dash_len=dash_len, columns=[])
+    line = src.next("process line")
+    if m := re.fullmatch(r"# #processes = (\d+) ", line):
+        table.processes = int(m.group(1))
+    elif m := re.fullmatch(r"# #processes = (\d+); rank order \(rowwise\): ", line):
+        table.processes = int(m.group(1))
+        table.grid = []
+        while (nxt := src.peek()) and nxt.startswith("# ") and re.fullmatch(r"# ( +\d+)+", nxt):
+            src.next("rank row")
+            table.grid.append(_rank_fields(nxt[2:], src.i, nxt))
+            src.exact("# ", "'# ' line after a rank row")
+        if not table.grid:
+            raise ParseError(src.i + 1, "rank order without rank rows", src.peek())
+    elif m := GROUPS.fullmatch(line):
+        n_groups, table.processes = int(m.group(1)), int(m.group(2))
+        table.groups = []
+        for g in range(n_groups):
+            row = src.match(rf"# Group  {g}: ((?: +\d+)+)", f"'# Group  {g}: ' line")
+            ranks = _rank_fields(row.group(1), src.i, row.group(0))
+            # More than 16 ranks continue on "# " lines (not needed at <= 16).
+            while (nxt := src.peek()) and nxt != "# " and re.fullmatch(r"# ( +\d+)+", nxt):
+                src.next("rank continuation")
+                ranks += _rank_fields(nxt[2:], src.i, nxt)
+            src.exact("# ", "'# ' line after a group row")
+            table.groups.append(ranks)
+    else:
+        raise ParseError(src.i, "expected '# #processes = N ', a rank order or a group listing", line)
+    if (nxt := src.peek()) is not None and nxt.startswith("# ( "):
+        m = IDLE.fullmatch(src.next("idle line"))
+        if not m:
+            raise ParseError(src.i, "bad idle line", nxt)
+        table.idle = int(m.group(1))
+        if (table.idle == 1) != (m.group(2) == "process") or table.idle == 0:
+            raise ParseError(src.i, "idle line: 'process' is for exactly one, 'processes' for more", nxt)
+    src.exact(dash.group(0), "second dash line (same as the first)")
+    header_line = src.next("column titles")
+    table.columns = _fields13(header_line, src.i, "column title")
+    if dash_len != len(table.columns) * W:  # '#' + (ncols*13 - 1) dashes
+        raise ParseError(start, f"dash line has {dash_len - 1} dashes for {len(table.columns)} columns "
+                                f"(IMB: {len(table.columns) * W - 1})", dash.group(0))
+    multi1 = table.columns[0] == "Group"
+    block: list[Row] = []
+    opened = not multi1  # -multi 1: each size's rows open with a blank line
+    while True:
+        nxt = src.peek()
+        if multi1 and nxt == "" and _is_row_start(src.peek(1)):
+            src.next("blank line before a size's group rows")
+            if block:
+                table.blocks.append(block)
+            block, opened = [], True
+            continue
+        if not _is_row_start(nxt):
+            break
+        if not opened:
+            raise ParseError(src.i + 1, "-multi 1: a size's group rows must follow a blank line", nxt)
+        row = _parse_row(src.next("row"), src.i, table.columns)
+        block.append(row)
+        table.rows.append(row)
+    if block:
+        table.blocks.append(block)
+    return table
+
+
+def _parse_row(line: str, lineno: int, columns: list[str]) -> Row:
+    if m := FAILURE.fullmatch(line):
+        lead = _fields13(m.group(1), lineno, "failure row")
+        keys = [c for c in columns if c in ("Group", "#bytes")]
+        if len(lead) != len(keys) or not all(NUMBER.fullmatch(x) for x in lead):
+            raise ParseError(lineno, f"failure row must start with {keys} as integers", line)
+        return Row(lineno, line, m.group(2), dict(zip(keys, lead)), m.group(3))
+    fields = _fields13(line, lineno, "row")
+    if len(fields) != len(columns):
+        raise ParseError(lineno, f"row has {len(fields)} fields for {len(columns)} columns", line)
+    for col, val in zip(columns, fields):
+        if not NUMBER.fullmatch(val):
+            raise ParseError(lineno, f"field {col} is not a number: {val!r}", line)
+        integer = col in ("Group", "#bytes", "#repetitions", "Msg/sec")
+        if integer and "." in val:
+            raise ParseError(lineno, f"field {col} must be an integer: {val!r}", line)
+        if col.endswith("[usec]") or col == "Mbytes/sec":
+            if not re.fullmatch(r"-?\d+\.\d\d", val):
+                raise ParseError(lineno, f"field {col} must have 2 decimals (%13.2f): {val!r}", line)
+    return Row(lineno, line, "ok", dict(zip(columns, fields)))
+
+
+def parse(text: str) -> Report:
+    src = _Lines(text)
+    header, calling, user_defined, lo, hi, dt, red, names = _parse_header(src)
+    tables: list[Table] = []
+    invalid: list[tuple[str, int]] = []
+    while True:
+        rest = src.lines[src.i:]
+        if rest == ["", "", CLOSING, ""]:
+            break
+        if src.peek() == "" and (src.peek(1) or "").startswith("#-"):
+            tables.append(_parse_table(src))
+        elif src.peek() == "" and (src.peek(1) or "").startswith("# !! Benchmark"):
+            src.next("blank line")
+            m = src.match(r"# !! Benchmark (\w+) invalid for (\d+) processes !! ", "invalid line")
+            src.exact("", "blank line after the invalid line")
+            invalid.append((m.group(1), int(m.group(2))))
+        else:
+            raise ParseError(src.i + 1, "expected a table (blank line, dash line) or the closing "
+                                        "'\\n\\n# All processes entering MPI_Finalize\\n\\n'", src.peek())
+    return Report(header, calling, user_defined, lo, hi, dt, red, names, tables, invalid)
