@@ -32,6 +32,7 @@
  * mode (which is therefore a single batch). Returns the timed ns in all. */
 static int64_t timed_loop(bench_ctx *c, long n, long batch, int barrier_each, double *samples) {
   const bench_desc *d = c->desc;
+  if (d->loop) return d->loop(c, n, samples);
   int each = d->complete && c->aggregate != 1, at_end = d->complete && c->aggregate == 1;
   barriers(c->comm, N_BARR, c->opt->imb_barrier);
   int64_t total = 0;
@@ -177,7 +178,8 @@ static long choose_iterations(table_run_t *tr, bench_ctx *c, long selected, doub
   return n_sample;
 }
 
-static long choose_batch(long n, double t_iter_s, int barrier_each, int aggregate) {
+static long choose_batch(const bench_desc *d, long n, double t_iter_s, int barrier_each, int aggregate) {
+  if (d->loop) return 1;
   if (aggregate == 1) return n;
   if (barrier_each || t_iter_s <= 0) return barrier_each ? 1 : (n / MIN_BATCHES > 1 ? n / MIN_BATCHES : 1);
   long want = (long)ceil(BATCH_MIN_NS / (t_iter_s * 1e9));
@@ -232,13 +234,14 @@ static void measure(table_run_t *tr, bench_ctx *c, long selected, measurement_t 
     }
   }
   t_iter = allreduce_max(t_iter, tr->g.active);
-  m->batch = choose_batch(m->n_sample, t_iter, barrier_each, c->aggregate);
+  m->batch = choose_batch(d, m->n_sample, t_iter, barrier_each, c->aggregate);
   m->n_batches = (int)((m->n_sample + m->batch - 1) / m->batch);
   m->samples = malloc(sizeof(double) * (size_t)m->n_batches);
   int64_t w0 = now_ns();
   int64_t total = timed_loop(c, m->n_sample, m->batch, barrier_each, m->samples);
   m->wall_s = (double)(now_ns() - w0) * 1e-9;
   m->mean_us = (double)total / (double)m->n_sample * 1e-3 * d->time_scale;
+  m->t_pure_us = c->t_pure_us;
   if (d->flags & BF_OVERLAP) measure_overlap(tr, c, m);
   m->defects = (o->check && d->verify) ? verify_all(c, m->n_sample) : 0;
 }
@@ -317,7 +320,16 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const double *
     r.msgs_per_sec = tmax > 0 ? d->bw_scale * 1e6 * o->window_size * (tr->g.np / 2) / tmax : 0;
     r.mbytes_per_sec = r.msgs_per_sec * (double)bytes * 1e-6;
   } else if (d->bw_scale > 0) {
-    r.mbytes_per_sec = tmax > 0 ? d->bw_scale * (double)bytes / tmax : 0;
+    double factor = (d->flags & BF_BW_TARGETS) ? tr->g.np - 1 : d->bw_scale;
+    r.mbytes_per_sec = tmax > 0 ? factor * (double)bytes / tmax : 0;
+  }
+  if (d->out == OUT_PURE_OVRL && wmax >= 0) {
+    r.t_pure_us = 0;
+    for (int g = g0; g < g1; g++)
+      for (int i = 0; i < tr->g.np; i++) {
+        int w = tr->g.group_ranks[g * tr->g.np + i];
+        if (means[3 * w] >= 0 && means[3 * w + 1] > r.t_pure_us) r.t_pure_us = means[3 * w + 1];
+      }
   }
   r.checked = o->check && d->verify;
   for (int b = 0; b < m->n_batches; b++) samples_max[b] *= d->time_scale;
@@ -365,7 +377,8 @@ static void run_size(table_run_t *tr, size_t bytes) {
   int wrank;
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   int has_root = (d->flags & BF_HAS_ROOT) != 0;
-  long selected = iter_select(&tr->ip, bytes, tr->g.np, has_root, d->cls == CLASS_SYNC, tr->mode != 0);
+  int aggregate = tr->mode != 0 && !(d->flags & BF_NONAGGR_ITERS);
+  long selected = iter_select(&tr->ip, bytes, tr->g.np, has_root, d->cls == CLASS_SYNC, aggregate);
   layout_t ls, lr;
   double need = need_bytes(d, tr->mode, bytes, tr->g.np, o, selected, &ls, &lr);
   double need_gb = need / 1073741824.0;
@@ -440,7 +453,7 @@ static void run_size(table_run_t *tr, size_t bytes) {
   MPI_Bcast(&batch, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   int P;
   MPI_Comm_size(MPI_COMM_WORLD, &P);
-  double mine[3] = {active ? m.mean_us : -1.0, m.t_pure_us, m.t_cpu_us};
+  double mine[3] = {active && !c.untimed ? m.mean_us : -1.0, m.t_pure_us, m.t_cpu_us};
   long my_defects = active ? m.defects : 0;
   double *means = wrank == 0 ? malloc(sizeof(double) * 3 * (size_t)P) : NULL;
   long *defects = wrank == 0 ? malloc(sizeof(long) * (size_t)P) : NULL;
@@ -518,6 +531,9 @@ static void run_table(engine_t *e, const bench_desc *d, int np, int mode) {
   if (d->cls == CLASS_SYNC) {
     sizes[0] = 0;
     n_sizes = 1;
+  } else if (d->flags & BF_SINGLE_ELEMENT) {
+    sizes[0] = unit;
+    n_sizes = 1;
   } else {
     n_sizes = sizes_build(o, unit, sizes, MAX_SIZES);
   }
@@ -568,8 +584,9 @@ void engine_run(engine_t *e, const bench_desc **list, int n) {
     int modes[2], n_modes = 0;
     if (!(d->flags & BF_AGGREGATE)) modes[n_modes++] = -1;
     else {
-      if (e->opt->aggregate_mode != AGG_NONE) modes[n_modes++] = 1;
-      if (e->opt->aggregate_mode != AGG_ONLY) modes[n_modes++] = 0;
+      int first = e->suite->nonaggregate_first ? 0 : 1;
+      if (e->opt->aggregate_mode != (first ? AGG_NONE : AGG_ONLY)) modes[n_modes++] = first;
+      if (e->opt->aggregate_mode != (first ? AGG_ONLY : AGG_NONE)) modes[n_modes++] = !first;
     }
     for (int i = 0; i < count; i++)
       for (int k = 0; k < n_modes; k++) run_table(e, d, nps[i], modes[k]);

@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "util/options.h"
 
 typedef enum {
@@ -40,6 +41,9 @@ enum {
                              (disjoint window or file sections), n_sample slots in all */
   BF_OVERLAP = 1 << 5,    /* overlap protocol: t_pure from run(), then start() + CPU work + wait */
   BF_LARGE_COUNT = 1 << 6,/* a reduction whose kernel has an MPI-4 large-count path */
+  BF_NONAGGR_ITERS = 1 << 7, /* iterations from MSGS_NONAGGR although the benchmark has no modes (Window) */
+  BF_SINGLE_ELEMENT = 1 << 8,/* one message size: one element (Fetch_and_op, Compare_and_swap) */
+  BF_BW_TARGETS = 1 << 9, /* bandwidth factor np-1: one origin, every other rank a target (One_put_all) */
 };
 
 typedef struct bench_ctx bench_ctx;
@@ -57,6 +61,11 @@ typedef long (*verify_fn)(bench_ctx *c, long iter);
 /* Optional per-size preparation after the engine set the buffers, counts
  * (n per rank) and displacements (i*n); e.g. Reduce_scatter's split. */
 typedef void (*setup_fn)(bench_ctx *c);
+/* Replaces the engine's timed loop for a benchmark whose timing is its own
+ * (Truly_passive_put): runs n iterations, writes each one's ns to samples
+ * when samples is not NULL, returns the ns of the reported time in all. It
+ * may set c->t_pure_us (OUT_PURE_OVRL). */
+typedef int64_t (*loop_fn)(bench_ctx *c, long n, double *samples);
 /* Starts the nonblocking operation of iteration iter (overlap protocol). */
 typedef void (*start_fn)(bench_ctx *c, long iter, MPI_Request *req);
 
@@ -77,6 +86,7 @@ struct bench_desc {
   setup_fn complete;      /* assured completion, timed: after every iteration in
                              non-aggregate mode, once after the loop in aggregate mode */
   start_fn start;         /* BF_OVERLAP: begin iteration iter without waiting */
+  loop_fn loop;           /* its own timed loop instead of the engine's */
   out_format_t out;
 };
 
@@ -112,6 +122,9 @@ struct bench_ctx {
   MPI_Win win;            /* one-sided suites: the window over the receive buffer */
   MPI_Request preq;       /* MPI-4 suites: the persistent request */
   void *user;             /* anything else a suite's setup wants to keep */
+  int untimed;            /* set by setup: this rank's time is left out of t_min/t_max/t_avg
+                             (passive targets of IMB-RMA) */
+  double t_pure_us;       /* set by a loop_fn: the pure time for OUT_PURE_OVRL */
 };
 
 static inline char *sbuf_at(const bench_ctx *c, long slot) {
@@ -127,6 +140,7 @@ typedef struct {
   const char *title;      /* "MPI-1" */
   const bench_desc *benchmarks;
   int n_benchmarks;
+  int nonaggregate_first; /* mode order: IMB-RMA runs non-aggregate first, EXT and IO aggregate first */
 } suite_desc;
 
 const suite_desc *find_suite(const char *name);
