@@ -37,4 +37,5 @@ static const bench_desc mpi1[] = {
   ROW("Biband", CLASS_MSGRATE, 0, 1, 2, BUF_X, BUF_X, k_biband, p_window, v_window, NULL),
 };
 
-const suite_desc suite_mpi1 = {"mpi1", "MPI-1", mpi1, (int)(sizeof(mpi1) / sizeof(mpi1[0]))};
+const suite_desc suite_mpi1 = {.name = "mpi1", .title = "MPI-1", .benchmarks = mpi1,
+                               .n_benchmarks = (int)(sizeof(mpi1) / sizeof(mpi1[0]))};

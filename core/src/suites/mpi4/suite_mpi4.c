@@ -31,10 +31,11 @@ static const bench_desc mpi4[] = {
   PAIR("Barrier_persist", CLASS_SYNC, 0, BUF_NONE, BUF_NONE, su_barrier, NULL),
 };
 
-const suite_desc suite_mpi4 = {"mpi4", "MPI-4", mpi4, (int)(sizeof(mpi4) / sizeof(mpi4[0]))};
+const suite_desc suite_mpi4 = {.name = "mpi4", .title = "MPI-4", .benchmarks = mpi4,
+                               .n_benchmarks = (int)(sizeof(mpi4) / sizeof(mpi4[0]))};
 
 #else
 
-const suite_desc suite_mpi4 = {"mpi4", "MPI-4", NULL, 0};
+const suite_desc suite_mpi4 = {.name = "mpi4", .title = "MPI-4", .benchmarks = NULL, .n_benchmarks = 0};
 
 #endif
