@@ -514,7 +514,8 @@ static void run_table(engine_t *e, const bench_desc *d, int np, int mode) {
   tr.table.map_q = o->map_q;
   tr.mode = mode;
   tr.table.mode = mode;
-  if (np > P || ((d->cls == CLASS_SINGLE || d->cls == CLASS_MSGRATE) && np < 2)) {
+  int min_np = d->cls == CLASS_MSGRATE ? 2 : d->cls == CLASS_SINGLE ? (e->suite->single_np > 0 ? e->suite->single_np : 2) : 1;
+  if (np > P || np < min_np) {
     tr.table.invalid = 1;
     if (wrank == 0) report_table_begin(&tr.table);
     return;
@@ -545,7 +546,7 @@ static void run_table(engine_t *e, const bench_desc *d, int np, int mode) {
   tr.ip.msgs_nonaggr = o->msgs_nonaggr;
   tr.ip.overall_vol = o->overall_vol_mb * 1048576.0;
   tr.ip.max_msg_log = o->have_size_list ? log2_ceil(largest) : o->msglog_max;
-  tr.ip.rep_test_cap = 1000;
+  tr.ip.rep_test_cap = e->suite->rep_test_cap > 0 ? e->suite->rep_test_cap : 1000;
   tr.n_prev = o->msgspersample;
   tr.first_size = 1;
   tr.limit_s = o->have_size_list ? iter_time_limit(n_sizes, 0, 0, o->time_secs)
@@ -571,7 +572,7 @@ void engine_run(engine_t *e, const bench_desc **list, int n) {
     const bench_desc *d = list[b];
     int nps[64], count;
     if (d->cls == CLASS_SINGLE) {
-      nps[0] = 2;
+      nps[0] = e->suite->single_np > 0 ? e->suite->single_np : 2;
       count = 1;
     } else {
       count = np_list(e->opt->npmin, P, d->cls == CLASS_MSGRATE, nps, 64);

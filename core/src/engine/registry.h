@@ -141,6 +141,8 @@ typedef struct {
   const bench_desc *benchmarks;
   int n_benchmarks;
   int nonaggregate_first; /* mode order: IMB-RMA runs non-aggregate first, EXT and IO aggregate first */
+  int single_np;          /* processes of a single-transfer benchmark; 0 means 2 (IO: 1) */
+  long rep_test_cap;      /* the suite's compile-time MSGSPERSAMPLE for calibration; 0 means 1000 (IO: 50) */
 } suite_desc;
 
 const suite_desc *find_suite(const char *name);

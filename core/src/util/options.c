@@ -43,6 +43,14 @@ void options_defaults(options_t *o, const char *suite) {
   o->msg_pause = 0;
   o->check = 0;
   o->aggregate_mode = AGG_BOTH;
+  if (str_ieq(suite, "io")) {
+    /* IMB-IO's standard mode (user guide): fewer, larger transfers. */
+    o->npmin = 1;
+    o->msgspersample = 50;
+    o->msgs_nonaggr = 10;
+    o->overall_vol_mb = 16.0;
+    o->msglog_max = 24;
+  }
 }
 
 int parse_bool(const char *s, int *out) {
@@ -392,6 +400,9 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       int m = lookup(val, modes, 3);
       if (m < 0) BAD_VALUE("use aggregate, non_aggregate or multi (both)");
       o->aggregate_mode = m;
+    } else if (str_ieq(name, "iodir") && str_ieq(o->suite, "io")) {
+      NEED_VALUE();
+      snprintf(o->io_dir, sizeof(o->io_dir), "%s", val);
     } else if (str_ieq(name, "json")) {
       NEED_VALUE();
       snprintf(o->json_path, sizeof(o->json_path), "%s", val);
