@@ -44,6 +44,7 @@ enum {
   BF_NONAGGR_ITERS = 1 << 7, /* iterations from MSGS_NONAGGR although the benchmark has no modes (Window) */
   BF_SINGLE_ELEMENT = 1 << 8,/* one message size: one element (Fetch_and_op, Compare_and_swap) */
   BF_BW_TARGETS = 1 << 9, /* bandwidth factor np-1: one origin, every other rank a target (One_put_all) */
+  /* Bits 16 and up belong to the suites (BF_ANY_SOURCE, the one-sided RF_* bits). */
 };
 
 typedef struct bench_ctx bench_ctx;
