@@ -51,6 +51,11 @@ void options_defaults(options_t *o, const char *suite) {
     o->overall_vol_mb = 16.0;
     o->msglog_max = 24;
   }
+  if (str_ieq(suite, "ext") || str_ieq(suite, "rma")) {
+    /* IMB-EXT and IMB-RMA never barrier between iterations of a collective
+     * pattern (EXT has no -sync, RMA parses it and ignores it). */
+    o->sync = 0;
+  }
 }
 
 int parse_bool(const char *s, int *out) {
