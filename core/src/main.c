@@ -25,7 +25,8 @@ static void usage(FILE *f) {
   fprintf(f,
     "usage: mpimark-core SUITE [benchmark[,benchmark...]] [options]\n"
     "\n"
-    "SUITE: mpi1 (IMB-MPI1). Benchmark names are IMB's, case-insensitive; -list shows them.\n"
+    "SUITE: mpi1, nbc, mpi4, ext, rma (IMB-MPI1, -NBC, -MPI4, -EXT, -RMA). Benchmark names are IMB's,\n"
+    "case-insensitive; -list shows them.\n"
     "\n"
     "IMB options (IMB's spelling and meaning):\n"
     "  -npmin N                  smallest process count of the sweep N, 2N, 4N, ..., P (default 2)\n"
@@ -53,6 +54,7 @@ static void usage(FILE *f) {
     "  -warm_up on|off           untimed warm-up iterations at every size (on)\n"
     "  -window_size N            Uniband/Biband messages in flight (256)\n"
     "  -msg_pause on|off         pause after every size (off)\n"
+    "  -aggregate_mode M         ext, rma: aggregate | non_aggregate | multi (both; default)\n"
     "  -help                     this text (anywhere on the line)\n"
     "\n"
     "mpimark options:\n"

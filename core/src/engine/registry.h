@@ -156,5 +156,6 @@ extern const suite_desc suite_mpi1;
 extern const suite_desc suite_nbc;
 extern const suite_desc suite_mpi4;
 extern const suite_desc suite_ext;
+extern const suite_desc suite_rma;
 
 #endif

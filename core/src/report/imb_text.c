@@ -68,7 +68,8 @@ static layout_kind layout_of(const table_info_t *t) {
     case CLASS_MSGRATE: return F_RATE;
     case CLASS_SINGLE: return t->multi == 0 ? F_RANGE_BW : F_T_BW;
     case CLASS_PARALLEL: return F_RANGE_BW;
-    case CLASS_COLLECTIVE: return b->bw_scale > 0 ? F_RANGE_BW : F_RANGE;
+    /* IMB-RMA's multiple transfers (One_put_all): t and MB/s of the one origin. */
+    case CLASS_COLLECTIVE: return (b->flags & BF_BW_TARGETS) ? F_T_BW : b->bw_scale > 0 ? F_RANGE_BW : F_RANGE;
   }
   return F_RANGE;
 }
