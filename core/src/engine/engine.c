@@ -290,6 +290,8 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const double *
     for (int i = 0; i < tr->g.np; i++) {
       int w = tr->g.group_ranks[g * tr->g.np + i];
       double t = means[3 * w];
+      /* An untimed rank (a passive target) still received data: its defects count. */
+      r.defects += defects[w];
       if (t < 0) continue;
       tmin = t < tmin ? t : tmin;
       if (t >= tmax) {
@@ -298,7 +300,6 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const double *
       }
       tsum += t;
       cnt++;
-      r.defects += defects[w];
     }
   r.t_min_us = cnt ? tmin : 0;
   r.t_max_us = tmax;
