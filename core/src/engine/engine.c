@@ -405,7 +405,6 @@ static void run_size(table_run_t *tr, size_t bytes) {
   if (active) {
     setup_ctx(&c, tr, bytes);
     alloc_failed = buffers_alloc(&c, &ls, &lr) != 0;
-    if (!alloc_failed && d->setup) d->setup(&c);
   }
   int any_failed = 0;
   MPI_Allreduce(&alloc_failed, &any_failed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
@@ -414,6 +413,9 @@ static void run_size(table_run_t *tr, size_t bytes) {
     if (active) free_ctx(&c);
     active = 0;
   }
+  /* Only once every rank has its buffers: a setup may be collective
+   * (MPI_Win_create, MPI_*_init) and would wait for a rank that skips it. */
+  if (active && d->setup) d->setup(&c);
 
   if (status != ST_OK) {
     if (wrank == 0) {
