@@ -32,5 +32,5 @@ static const bench_desc nbc[] = {
   PAIR("Ibarrier", CLASS_SYNC, 0, BUF_NONE, BUF_NONE, st_ibarrier, NULL, NULL),
 };
 
-const suite_desc suite_nbc = {.name = "nbc", .title = "NBC", .benchmarks = nbc,
+const suite_desc suite_nbc = {.name = "nbc", .title = "MPI-NBC", .benchmarks = nbc,
                               .n_benchmarks = (int)(sizeof(nbc) / sizeof(nbc[0]))};
