@@ -137,11 +137,14 @@ int main(int argc, char **argv) {
   char err[ERR_LEN] = {0};
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
   int parse_rc = 0;
-  if (!suite) {
-    if (argc > 1 && (str_ieq(argv[1], "-help") || str_ieq(argv[1], "-h") || str_ieq(argv[1], "--help"))) {
-      usage(stdout);
-      return 0;
-    }
+  int asks_help = 0;
+  for (int i = 1; i < argc; i++)
+    asks_help |= str_ieq(argv[i], "-help") || str_ieq(argv[i], "-h") || str_ieq(argv[i], "--help");
+  if (!suite && asks_help) {
+    /* -help wins anywhere on the line, suite or not; rank 0 answers below. */
+    options_defaults(&opt, "mpi1");
+    opt.help = 1;
+  } else if (!suite) {
     char names[128];
     suite_names(names, sizeof(names));
     snprintf(err, sizeof(err), "%s%s%s; the first argument names the suite: %s",

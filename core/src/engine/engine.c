@@ -421,7 +421,7 @@ static void run_size(table_run_t *tr, size_t bytes) {
     if (wrank == 0) {
       char msg[320];
       if (status == ST_TIMEOUT && !tr->timed_out)
-        snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.1f s reached at %zu bytes; the remaining sizes are skipped; raise -time",
+        snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.3g s reached at %zu bytes; the remaining sizes are skipped; raise -time",
                  d->name, tr->g.np, tr->limit_s, bytes);
       else if (status == ST_OUT_OF_MEMORY)
         snprintf(msg, sizeof(msg), "%s on %d processes at %zu bytes needs %.3f GB per process, more than -mem %.3g GB or the free memory allows",
@@ -577,6 +577,7 @@ void engine_run(engine_t *e, const bench_desc **list, int n) {
     int nps[64], count;
     if (d->cls == CLASS_SINGLE) {
       nps[0] = e->suite->single_np > 0 ? e->suite->single_np : 2;
+      if (nps[0] > P) nps[0] = P;  /* reported as invalid for P processes, as IMB does */
       count = 1;
     } else {
       count = np_list(e->opt->npmin, P, d->cls == CLASS_MSGRATE, nps, 64);
