@@ -25,7 +25,8 @@ static void usage(FILE *f) {
   fprintf(f,
     "usage: mpimark-core SUITE [benchmark[,benchmark...]] [options]\n"
     "\n"
-    "SUITE: mpi1 (IMB-MPI1). Benchmark names are IMB's, case-insensitive; -list shows them.\n"
+    "SUITE: mpi1, nbc, mpi4, ext, rma (IMB-MPI1, -NBC, -MPI4, -EXT, -RMA). Benchmark names are IMB's,\n"
+    "case-insensitive; -list shows them.\n"
     "\n"
     "IMB options (IMB's spelling and meaning):\n"
     "  -npmin N                  smallest process count of the sweep N, 2N, 4N, ..., P (default 2)\n"
@@ -53,6 +54,7 @@ static void usage(FILE *f) {
     "  -warm_up on|off           untimed warm-up iterations at every size (on)\n"
     "  -window_size N            Uniband/Biband messages in flight (256)\n"
     "  -msg_pause on|off         pause after every size (off)\n"
+    "  -aggregate_mode M         ext, rma: aggregate | non_aggregate | multi (both; default)\n"
     "  -help                     this text (anywhere on the line)\n"
     "\n"
     "mpimark options:\n"
@@ -135,13 +137,18 @@ int main(int argc, char **argv) {
   char err[ERR_LEN] = {0};
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
   int parse_rc = 0;
-  if (!suite) {
-    if (argc > 1 && (str_ieq(argv[1], "-help") || str_ieq(argv[1], "-h") || str_ieq(argv[1], "--help"))) {
-      usage(stdout);
-      return 0;
-    }
-    snprintf(err, sizeof(err), "%s; the first argument names the suite: mpi1",
-             argc > 1 ? "unknown suite" : "no suite given");
+  int asks_help = 0;
+  for (int i = 1; i < argc; i++)
+    asks_help |= str_ieq(argv[i], "-help") || str_ieq(argv[i], "-h") || str_ieq(argv[i], "--help");
+  if (!suite && asks_help) {
+    /* -help wins anywhere on the line, suite or not; rank 0 answers below. */
+    options_defaults(&opt, "mpi1");
+    opt.help = 1;
+  } else if (!suite) {
+    char names[128];
+    suite_names(names, sizeof(names));
+    snprintf(err, sizeof(err), "%s%s%s; the first argument names the suite: %s",
+             argc > 1 ? "unknown suite '" : "no suite given", argc > 1 ? argv[1] : "", argc > 1 ? "'" : "", names);
     parse_rc = -1;
     options_defaults(&opt, "mpi1");
   } else {
@@ -168,6 +175,15 @@ int main(int argc, char **argv) {
   }
   if (opt.list) {
     if (rank == 0) print_list(suite);
+    return finish(rank, 0, NULL);
+  }
+  if (suite->n_benchmarks == 0) {
+    /* Not an error: the library predates what the suite measures. */
+    int v, sv;
+    MPI_Get_version(&v, &sv);
+    if (rank == 0)
+      printf("mpimark-core: the %s suite needs an MPI %s library; this one implements MPI %d.%d, so the suite is skipped\n",
+             suite->name, suite->title, v, sv);
     return finish(rank, 0, NULL);
   }
   if (provided < requested)
@@ -223,6 +239,8 @@ int main(int argc, char **argv) {
   sysinfo_collect(&info, &engine.host);
   timer_selftest(100000, &info.timer);
 
+  engine_prepare(&engine, list, n);
+  info.cpu_mflops = engine.cpu_mflops;
   int64_t t0 = now_ns();
   if (rank == 0) report_run_begin(&info);
   engine_run(&engine, list, n);

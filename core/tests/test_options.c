@@ -30,6 +30,12 @@ int main(void) {
   CHECK_EQ_LONG(o.root_shift, 0);
   CHECK_EQ_LONG(o.window_size, 256);
   CHECK_EQ_LONG(o.red_data_type, DT_FLOAT);
+  /* IMB-EXT and IMB-RMA loops have no barrier between iterations. */
+  options_defaults(&o, "ext");
+  CHECK_EQ_LONG(o.sync, 0);
+  options_defaults(&o, "rma");
+  CHECK_EQ_LONG(o.sync, 0);
+  CHECK_EQ_LONG(o.aggregate_mode, AGG_BOTH);
 
   CHECK(parse(&o, ARGS("PingPong,Allreduce", "Bcast", "-npmin", "3", "-multi", "1", "-iter", "500,80",
                        "-iter_policy", "multiple_np", "-time", "2.5", "-mem", "0.5", "-map", "2x3",

@@ -36,6 +36,13 @@ void buffer_layout(size_t len, const options_t *o, long n_sample, layout_t *out)
   if (out->alloc < len) out->alloc = len;
 }
 
+void buffer_layout_disjoint(size_t len, long n, layout_t *out) {
+  out->len = len;
+  out->stride = len;
+  out->slots = n > 1 ? n : 1;
+  out->alloc = (size_t)out->slots * len;
+}
+
 /* Slot 0 gets the rank's values, the other slots copies, so every page is
  * written before the first timed iteration. */
 static char *alloc_filled(const layout_t *l, dtype_t dt, int rank) {

@@ -20,6 +20,10 @@ typedef struct {
  * cache size (at most n_sample), so consecutive iterations touch cold memory. */
 void buffer_layout(size_t len, const options_t *o, long n_sample, layout_t *out);
 
+/* Aggregate mode of BF_DISJOINT benchmarks: n slots of len bytes side by
+ * side, so that M transfers go to disjoint sections (IMB-EXT, IMB-IO). */
+void buffer_layout_disjoint(size_t len, long n, layout_t *out);
+
 /* Allocates and fills c->sbuf/c->rbuf for the layouts; returns -1 if memory
  * could not be had. */
 int buffers_alloc(bench_ctx *c, const layout_t *s, const layout_t *r);

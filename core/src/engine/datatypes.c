@@ -35,10 +35,15 @@ const char *dtype_mpi_name(dtype_t t, int reduction) {
 }
 
 /* Small non-negative integers: exact in every type, distinct per rank and
- * position, and never 0xFF.. so the poison pattern can't pass for data. */
+ * position, and never 0xFF.. so the poison pattern can't pass for data.
+ * char gets 0..7 only: MPI leaves signed overflow in a reduction undefined
+ * (Open MPI's vector sum saturates, a scalar sum wraps), and sums of up to
+ * 18 ranks of 0..7 stay below 128. */
 static inline long value_of(int r, size_t pos) {
   return (long)(((size_t)r * 31u + pos * 7u + 1u) % 251u);
 }
+
+static inline long char_value_of(int r, size_t pos) { return (long)(((size_t)r * 3u + pos + 1u) % 8u); }
 
 #define FILL_LOOP(T, expr)                                      \
   do {                                                          \
@@ -49,7 +54,7 @@ static inline long value_of(int r, size_t pos) {
 void fill_values(void *buf, dtype_t t, size_t count, int r, size_t first) {
   switch (t) {
     case DT_BYTE: FILL_LOOP(uint8_t, value_of(r, first + e)); break;
-    case DT_CHAR: FILL_LOOP(signed char, (signed char)(uint8_t)value_of(r, first + e)); break;
+    case DT_CHAR: FILL_LOOP(signed char, char_value_of(r, first + e)); break;
     case DT_INT: FILL_LOOP(int, value_of(r, first + e)); break;
     case DT_FLOAT: FILL_LOOP(float, value_of(r, first + e)); break;
     case DT_DOUBLE: FILL_LOOP(double, value_of(r, first + e)); break;

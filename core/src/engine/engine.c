@@ -9,6 +9,7 @@
 #include "util/sizes.h"
 #include "util/stats.h"
 #include "util/timer.h"
+#include "util/cpu_exploit.h"
 
 #include <limits.h>
 #include <math.h>
@@ -26,21 +27,54 @@
 /* Runs n iterations in batches of `batch`, one clock read per batch edge.
  * samples (if not NULL) receives each batch's per-iteration ns. Collectives
  * with -sync on take an untimed barrier after every call (batch is 1 then).
- * Returns the timed ns in all. */
+ * A benchmark with an assured completion gets it inside the timing: after
+ * every iteration in non-aggregate mode, once after the loop in aggregate
+ * mode (which is therefore a single batch). Returns the timed ns in all. */
 static int64_t timed_loop(bench_ctx *c, long n, long batch, int barrier_each, double *samples) {
   const bench_desc *d = c->desc;
+  if (d->loop) return d->loop(c, n, samples);
+  int each = d->complete && c->aggregate != 1, at_end = d->complete && c->aggregate == 1;
   barriers(c->comm, N_BARR, c->opt->imb_barrier);
   int64_t total = 0;
   long b = 0;
   for (long i = 0; i < n; b++) {
     long k = n - i < batch ? n - i : batch;
     int64_t t0 = now_ns();
-    for (long j = 0; j < k; j++) d->run(c, i + j);
+    for (long j = 0; j < k; j++) {
+      d->run(c, i + j);
+      if (each) d->complete(c);
+    }
+    if (at_end && i + k == n) d->complete(c);
     int64_t t1 = now_ns();
     if (samples) samples[b] = (double)(t1 - t0) / (double)k;
     total += t1 - t0;
     i += k;
     if (barrier_each) barriers(c->comm, 1, c->opt->imb_barrier);
+  }
+  return total;
+}
+
+/* The overlap protocol (IMB-NBC, IMB-IO nonblocking): every iteration starts
+ * the operation, runs cpu_reps of CPU work, and waits; t_CPU is the CPU part
+ * measured inside the same loop, as the user guide defines it. */
+static int64_t overlap_loop(bench_ctx *c, long n, long cpu_reps, double *samples, int64_t *cpu_ns) {
+  barriers(c->comm, N_BARR, c->opt->imb_barrier);
+  int64_t total = 0;
+  *cpu_ns = 0;
+  for (long i = 0; i < n; i++) {
+    MPI_Request req;
+    int64_t t0 = now_ns();
+    c->desc->start(c, i, &req);
+    int64_t c0 = now_ns();
+    cpu_run(cpu_reps);
+    int64_t c1 = now_ns();
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    int64_t t1 = now_ns();
+    samples[i] = (double)(t1 - t0);
+    total += t1 - t0;
+    *cpu_ns += c1 - c0;
+    /* IMB separates the calls by an untimed barrier, except for Ibarrier. */
+    if (c->opt->sync && c->desc->cls != CLASS_SYNC) barriers(c->comm, 1, c->opt->imb_barrier);
   }
   return total;
 }
@@ -65,6 +99,7 @@ typedef struct {
   double limit_s;
   int64_t t_start;
   int timed_out;
+  int mode;                 /* -1 no modes, 1 aggregate, 0 non-aggregate */
 } table_run_t;
 
 /* What one rank measured at one size. */
@@ -75,6 +110,7 @@ typedef struct {
   double mean_us;           /* per-iteration mean, scaled as reported */
   long defects;
   double wall_s;            /* the timed loop's duration, for -msg_pause */
+  double t_pure_us, t_cpu_us; /* overlap protocol: this rank's means */
 } measurement_t;
 
 static void setup_ctx(bench_ctx *c, table_run_t *tr, size_t bytes) {
@@ -94,6 +130,9 @@ static void setup_ctx(bench_ctx *c, table_run_t *tr, size_t bytes) {
   c->count = bytes / dtype_size(c->dt);
   c->root_shift = o->root_shift;
   c->window = o->window_size;
+  c->aggregate = tr->mode;
+  c->win = MPI_WIN_NULL;
+  c->preq = MPI_REQUEST_NULL;
   c->type = c->elem;
   c->n = (int)(c->count <= INT_MAX ? c->count : 0);
   /* Large counts: reductions need MPI-4 calls (kernels use c->count then);
@@ -109,6 +148,7 @@ static void setup_ctx(bench_ctx *c, table_run_t *tr, size_t bytes) {
 }
 
 static void free_ctx(bench_ctx *c) {
+  if (c->desc->teardown) c->desc->teardown(c);
   if (c->type != c->elem && c->type != MPI_DATATYPE_NULL) MPI_Type_free(&c->type);
   buffers_free(c);
 }
@@ -139,7 +179,9 @@ static long choose_iterations(table_run_t *tr, bench_ctx *c, long selected, doub
   return n_sample;
 }
 
-static long choose_batch(long n, double t_iter_s, int barrier_each) {
+static long choose_batch(const bench_desc *d, long n, double t_iter_s, int barrier_each, int aggregate) {
+  if (d->loop) return 1;
+  if (aggregate == 1) return n;
   if (barrier_each || t_iter_s <= 0) return barrier_each ? 1 : (n / MIN_BATCHES > 1 ? n / MIN_BATCHES : 1);
   long want = (long)ceil(BATCH_MIN_NS / (t_iter_s * 1e9));
   long cap = n / MIN_BATCHES;
@@ -157,9 +199,25 @@ static long verify_all(bench_ctx *c, long n) {
     if (d->poison) d->poison(c, i);
     else if (c->r_len) poison(rbuf_at(c, i), c->r_len);
     d->run(c, i);
+    if (d->complete) d->complete(c);
     bad += d->verify(c, i);
   }
   return bad;
+}
+
+/* After the pure measurement (m holds t_pure): CPU work calibrated to this
+ * rank's t_pure, then the overlap loop, whose samples replace the pure ones. */
+static void measure_overlap(table_run_t *tr, bench_ctx *c, measurement_t *m) {
+  m->t_pure_us = m->mean_us;
+  long reps = cpu_reps_for(m->mean_us * 1e-6, tr->e->cpu_reps_per_sec);
+  int64_t cpu_ns;
+  free(m->samples);
+  m->batch = 1;
+  m->n_batches = (int)m->n_sample;
+  m->samples = malloc(sizeof(double) * (size_t)m->n_sample);
+  int64_t total = overlap_loop(c, m->n_sample, reps, m->samples, &cpu_ns);
+  m->mean_us = (double)total / (double)m->n_sample * 1e-3;
+  m->t_cpu_us = (double)cpu_ns / (double)m->n_sample * 1e-3;
 }
 
 static void measure(table_run_t *tr, bench_ctx *c, long selected, measurement_t *m) {
@@ -168,6 +226,7 @@ static void measure(table_run_t *tr, bench_ctx *c, long selected, measurement_t 
   int barrier_each = is_collective(d) && o->sync;
   double t_iter;
   m->n_sample = choose_iterations(tr, c, selected, &t_iter);
+  c->n_sample = m->n_sample;
   if (o->warm_up) {
     long n_warm = iter_warmup(m->n_sample);
     if (n_warm > 0) {
@@ -176,21 +235,28 @@ static void measure(table_run_t *tr, bench_ctx *c, long selected, measurement_t 
     }
   }
   t_iter = allreduce_max(t_iter, tr->g.active);
-  m->batch = choose_batch(m->n_sample, t_iter, barrier_each);
+  m->batch = choose_batch(d, m->n_sample, t_iter, barrier_each, c->aggregate);
   m->n_batches = (int)((m->n_sample + m->batch - 1) / m->batch);
   m->samples = malloc(sizeof(double) * (size_t)m->n_batches);
   int64_t w0 = now_ns();
   int64_t total = timed_loop(c, m->n_sample, m->batch, barrier_each, m->samples);
   m->wall_s = (double)(now_ns() - w0) * 1e-9;
   m->mean_us = (double)total / (double)m->n_sample * 1e-3 * d->time_scale;
+  m->t_pure_us = c->t_pure_us;
+  if (d->flags & BF_OVERLAP) measure_overlap(tr, c, m);
   m->defects = (o->check && d->verify) ? verify_all(c, m->n_sample) : 0;
 }
 
 /* Per-process memory the size needs, in bytes, with the layout it would use. */
-static double need_bytes(const bench_desc *d, size_t bytes, int np, const options_t *o, long n_sel,
+static double need_bytes(const bench_desc *d, int mode, size_t bytes, int np, const options_t *o, long n_sel,
                          layout_t *ls, layout_t *lr) {
-  buffer_layout(buffer_bytes(d->sbuf, bytes, np), o, n_sel, ls);
-  buffer_layout(buffer_bytes(d->rbuf, bytes, np), o, n_sel, lr);
+  if ((d->flags & BF_DISJOINT) && mode == 1) {
+    buffer_layout_disjoint(buffer_bytes(d->sbuf, bytes, np), n_sel, ls);
+    buffer_layout_disjoint(buffer_bytes(d->rbuf, bytes, np), n_sel, lr);
+  } else {
+    buffer_layout(buffer_bytes(d->sbuf, bytes, np), o, n_sel, ls);
+    buffer_layout(buffer_bytes(d->rbuf, bytes, np), o, n_sel, lr);
+  }
   return (double)ls->alloc + (double)lr->alloc;
 }
 
@@ -200,6 +266,8 @@ static void emit_event(const char *level, const char *kind, const char *msg, con
 }
 
 /* On world rank 0: one result row from the gathered means and the batch maxima. */
+/* means holds three doubles per world rank: the mean time per iteration as
+ * reported (t_ovrl for the overlap protocol; -1 for idle ranks), t_pure, t_CPU. */
 static void emit_result(table_run_t *tr, int group, size_t bytes, const double *means, const long *defects,
                         const measurement_t *m, double *samples_max) {
   const bench_desc *d = tr->d;
@@ -217,27 +285,53 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const double *
   r.repetitions = m->n_sample;
   int g0 = group < 0 ? 0 : group, g1 = group < 0 ? tr->g.n_groups : group + 1;
   double tmin = INFINITY, tmax = 0, tsum = 0;
-  int cnt = 0;
+  int cnt = 0, wmax = -1;
   for (int g = g0; g < g1; g++)
     for (int i = 0; i < tr->g.np; i++) {
       int w = tr->g.group_ranks[g * tr->g.np + i];
-      if (means[w] < 0) continue;
-      tmin = means[w] < tmin ? means[w] : tmin;
-      tmax = means[w] > tmax ? means[w] : tmax;
-      tsum += means[w];
-      cnt++;
+      double t = means[3 * w];
+      /* An untimed rank (a passive target) still received data: its defects count. */
       r.defects += defects[w];
+      if (t < 0) continue;
+      tmin = t < tmin ? t : tmin;
+      if (t >= tmax) {
+        tmax = t;
+        wmax = w;
+      }
+      tsum += t;
+      cnt++;
     }
   r.t_min_us = cnt ? tmin : 0;
   r.t_max_us = tmax;
   r.t_avg_us = cnt ? tsum / cnt : 0;
   r.mbytes_per_sec = NAN;
   r.msgs_per_sec = NAN;
+  r.t_pure_us = r.t_cpu_us = r.overlap_pct = r.overlap_pct_max = NAN;
+  r.ovrl_rank = -1;
+  if ((d->flags & BF_OVERLAP) && wmax >= 0) {
+    /* The user guide: the figures of the process with the largest t_ovrl. */
+    double to = means[3 * wmax], tp = means[3 * wmax + 1], tc = means[3 * wmax + 2];
+    r.t_pure_us = tp;
+    r.t_cpu_us = tc;
+    r.ovrl_rank = wmax;
+    double lo = tp < tc ? tp : tc, hi = tp > tc ? tp : tc, gain = tp + tc - to;
+    r.overlap_pct = lo > 0 ? 100.0 * fmax(0.0, fmin(1.0, gain / lo)) : 0.0;
+    r.overlap_pct_max = hi > 0 ? 100.0 * fmax(0.0, fmin(1.0, gain / hi)) : 0.0;
+  }
   if (d->cls == CLASS_MSGRATE) {
     r.msgs_per_sec = tmax > 0 ? d->bw_scale * 1e6 * o->window_size * (tr->g.np / 2) / tmax : 0;
     r.mbytes_per_sec = r.msgs_per_sec * (double)bytes * 1e-6;
   } else if (d->bw_scale > 0) {
-    r.mbytes_per_sec = tmax > 0 ? d->bw_scale * (double)bytes / tmax : 0;
+    double factor = (d->flags & BF_BW_TARGETS) ? tr->g.np - 1 : d->bw_scale;
+    r.mbytes_per_sec = tmax > 0 ? factor * (double)bytes / tmax : 0;
+  }
+  if (d->out == OUT_PURE_OVRL && wmax >= 0) {
+    r.t_pure_us = 0;
+    for (int g = g0; g < g1; g++)
+      for (int i = 0; i < tr->g.np; i++) {
+        int w = tr->g.group_ranks[g * tr->g.np + i];
+        if (means[3 * w] >= 0 && means[3 * w + 1] > r.t_pure_us) r.t_pure_us = means[3 * w + 1];
+      }
   }
   r.checked = o->check && d->verify;
   for (int b = 0; b < m->n_batches; b++) samples_max[b] *= d->time_scale;
@@ -285,9 +379,10 @@ static void run_size(table_run_t *tr, size_t bytes) {
   int wrank;
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   int has_root = (d->flags & BF_HAS_ROOT) != 0;
-  long selected = iter_select(&tr->ip, bytes, tr->g.np, has_root, d->cls == CLASS_SYNC, 1);
+  int aggregate = tr->mode != 0 && !(d->flags & BF_NONAGGR_ITERS);
+  long selected = iter_select(&tr->ip, bytes, tr->g.np, has_root, d->cls == CLASS_SYNC, aggregate);
   layout_t ls, lr;
-  double need = need_bytes(d, bytes, tr->g.np, o, selected, &ls, &lr);
+  double need = need_bytes(d, tr->mode, bytes, tr->g.np, o, selected, &ls, &lr);
   double need_gb = need / 1073741824.0;
 
   /* The verdict before anything is allocated: time-out (rank 0's clock),
@@ -301,9 +396,8 @@ static void run_size(table_run_t *tr, size_t bytes) {
   int local_short = need * e->host.ranks_on_host > 0.9 * e->host.mem_available, any_short = 0;
   MPI_Allreduce(&local_short, &any_short, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
   if (status == ST_OK && any_short) status = ST_OUT_OF_MEMORY;
-#if MPI_VERSION < 4
-  if (status == ST_OK && red && count > INT_MAX) status = ST_INT_OVERFLOW;
-#endif
+  int large_ok = MPI_VERSION >= 4 && (d->flags & BF_LARGE_COUNT);
+  if (status == ST_OK && red && count > INT_MAX && !large_ok) status = ST_INT_OVERFLOW;
 
   bench_ctx c;
   int alloc_failed = 0;
@@ -311,7 +405,6 @@ static void run_size(table_run_t *tr, size_t bytes) {
   if (active) {
     setup_ctx(&c, tr, bytes);
     alloc_failed = buffers_alloc(&c, &ls, &lr) != 0;
-    if (!alloc_failed && d->setup) d->setup(&c);
   }
   int any_failed = 0;
   MPI_Allreduce(&alloc_failed, &any_failed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
@@ -320,12 +413,15 @@ static void run_size(table_run_t *tr, size_t bytes) {
     if (active) free_ctx(&c);
     active = 0;
   }
+  /* Only once every rank has its buffers: a setup may be collective
+   * (MPI_Win_create, MPI_*_init) and would wait for a rank that skips it. */
+  if (active && d->setup) d->setup(&c);
 
   if (status != ST_OK) {
     if (wrank == 0) {
       char msg[320];
       if (status == ST_TIMEOUT && !tr->timed_out)
-        snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.1f s reached at %zu bytes; the remaining sizes are skipped; raise -time",
+        snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.3g s reached at %zu bytes; the remaining sizes are skipped; raise -time",
                  d->name, tr->g.np, tr->limit_s, bytes);
       else if (status == ST_OUT_OF_MEMORY)
         snprintf(msg, sizeof(msg), "%s on %d processes at %zu bytes needs %.3f GB per process, more than -mem %.3g GB or the free memory allows",
@@ -361,18 +457,18 @@ static void run_size(table_run_t *tr, size_t bytes) {
   MPI_Bcast(&batch, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   int P;
   MPI_Comm_size(MPI_COMM_WORLD, &P);
-  double mine = active ? m.mean_us : -1.0;
+  double mine[3] = {active && !c.untimed ? m.mean_us : -1.0, m.t_pure_us, m.t_cpu_us};
   long my_defects = active ? m.defects : 0;
-  double *means = wrank == 0 ? malloc(sizeof(double) * (size_t)P) : NULL;
+  double *means = wrank == 0 ? malloc(sizeof(double) * 3 * (size_t)P) : NULL;
   long *defects = wrank == 0 ? malloc(sizeof(long) * (size_t)P) : NULL;
-  MPI_Gather(&mine, 1, MPI_DOUBLE, means, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gather(mine, 3, MPI_DOUBLE, means, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   MPI_Gather(&my_defects, 1, MPI_LONG, defects, 1, MPI_LONG, 0, MPI_COMM_WORLD);
 
   /* Distribution: per batch the slowest rank, over every group (a table of
    * the worst) or per group (-multi 1, sent to rank 0 by each group leader). */
   int nb = shape[0];
   double *maxes = malloc(sizeof(double) * (size_t)(nb > 0 ? nb : 1));
-  measurement_t shown = {shape[1], batch, nb, NULL, 0, 0, 0};
+  measurement_t shown = {shape[1], batch, nb, NULL, 0, 0, 0, 0, 0};
   if (tr->table.multi == 1) {
     if (active) MPI_Reduce(m.samples, maxes, nb, MPI_DOUBLE, MPI_MAX, 0, tr->g.comm);
     int grank = -1;
@@ -405,7 +501,7 @@ static void run_size(table_run_t *tr, size_t bytes) {
   }
 }
 
-static void run_table(engine_t *e, const bench_desc *d, int np) {
+static void run_table(engine_t *e, const bench_desc *d, int np, int mode) {
   const options_t *o = e->opt;
   int wrank, P;
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
@@ -420,7 +516,10 @@ static void run_table(engine_t *e, const bench_desc *d, int np) {
   tr.table.multi = o->multi;
   tr.table.map_p = o->map_p;
   tr.table.map_q = o->map_q;
-  if (np > P || ((d->cls == CLASS_SINGLE || d->cls == CLASS_MSGRATE) && np < 2)) {
+  tr.mode = mode;
+  tr.table.mode = mode;
+  int min_np = d->cls == CLASS_MSGRATE ? 2 : d->cls == CLASS_SINGLE ? (e->suite->single_np > 0 ? e->suite->single_np : 2) : 1;
+  if (np > P || np < min_np) {
     tr.table.invalid = 1;
     if (wrank == 0) report_table_begin(&tr.table);
     return;
@@ -437,6 +536,9 @@ static void run_table(engine_t *e, const bench_desc *d, int np) {
   if (d->cls == CLASS_SYNC) {
     sizes[0] = 0;
     n_sizes = 1;
+  } else if (d->flags & BF_SINGLE_ELEMENT) {
+    sizes[0] = unit;
+    n_sizes = 1;
   } else {
     n_sizes = sizes_build(o, unit, sizes, MAX_SIZES);
   }
@@ -448,7 +550,7 @@ static void run_table(engine_t *e, const bench_desc *d, int np) {
   tr.ip.msgs_nonaggr = o->msgs_nonaggr;
   tr.ip.overall_vol = o->overall_vol_mb * 1048576.0;
   tr.ip.max_msg_log = o->have_size_list ? log2_ceil(largest) : o->msglog_max;
-  tr.ip.rep_test_cap = 1000;
+  tr.ip.rep_test_cap = e->suite->rep_test_cap > 0 ? e->suite->rep_test_cap : 1000;
   tr.n_prev = o->msgspersample;
   tr.first_size = 1;
   tr.limit_s = o->have_size_list ? iter_time_limit(n_sizes, 0, 0, o->time_secs)
@@ -459,6 +561,14 @@ static void run_table(engine_t *e, const bench_desc *d, int np) {
   groups_free(&tr.g);
 }
 
+void engine_prepare(engine_t *e, const bench_desc **list, int n) {
+  for (int b = 0; b < n; b++)
+    if (list[b]->flags & BF_OVERLAP) {
+      e->cpu_reps_per_sec = cpu_calibrate(&e->cpu_mflops);
+      return;
+    }
+}
+
 void engine_run(engine_t *e, const bench_desc **list, int n) {
   int P;
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -466,7 +576,8 @@ void engine_run(engine_t *e, const bench_desc **list, int n) {
     const bench_desc *d = list[b];
     int nps[64], count;
     if (d->cls == CLASS_SINGLE) {
-      nps[0] = 2;
+      nps[0] = e->suite->single_np > 0 ? e->suite->single_np : 2;
+      if (nps[0] > P) nps[0] = P;  /* reported as invalid for P processes, as IMB does */
       count = 1;
     } else {
       count = np_list(e->opt->npmin, P, d->cls == CLASS_MSGRATE, nps, 64);
@@ -475,6 +586,15 @@ void engine_run(engine_t *e, const bench_desc **list, int n) {
         count = 1;
       }
     }
-    for (int i = 0; i < count; i++) run_table(e, d, nps[i]);
+    /* IMB's scope: process counts, then modes, then sizes. */
+    int modes[2], n_modes = 0;
+    if (!(d->flags & BF_AGGREGATE)) modes[n_modes++] = -1;
+    else {
+      int first = e->suite->nonaggregate_first ? 0 : 1;
+      if (e->opt->aggregate_mode != (first ? AGG_NONE : AGG_ONLY)) modes[n_modes++] = first;
+      if (e->opt->aggregate_mode != (first ? AGG_ONLY : AGG_NONE)) modes[n_modes++] = !first;
+    }
+    for (int i = 0; i < count; i++)
+      for (int k = 0; k < n_modes; k++) run_table(e, d, nps[i], modes[k]);
   }
 }

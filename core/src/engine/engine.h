@@ -18,7 +18,13 @@ typedef struct {
   long oom_sizes;
   double worst_need_gb;     /* the largest need among out-of-memory rows */
   long defects;             /* -check: wrong elements in all */
+  double cpu_reps_per_sec;  /* overlap protocol: this rank's calibrated CPU kernel */
+  double cpu_mflops;
 } engine_t;
+
+/* Calibrates the CPU kernel when any benchmark of list uses the overlap
+ * protocol (collective). Call before the run record is reported. */
+void engine_prepare(engine_t *e, const bench_desc **list, int n);
 
 /* Collective over MPI_COMM_WORLD; every rank passes the same list. */
 void engine_run(engine_t *e, const bench_desc **list, int n);

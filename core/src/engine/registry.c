@@ -2,8 +2,9 @@
 #include "util/strutil.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
-static const suite_desc *const suites[] = {&suite_mpi1};
+static const suite_desc *const suites[] = {&suite_mpi1, &suite_nbc, &suite_mpi4, &suite_ext, &suite_rma};
 
 const suite_desc *find_suite(const char *name) {
   for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
@@ -15,4 +16,15 @@ const bench_desc *find_benchmark(const suite_desc *s, const char *name) {
   for (int i = 0; i < s->n_benchmarks; i++)
     if (str_ieq(s->benchmarks[i].name, name)) return &s->benchmarks[i];
   return NULL;
+}
+
+int suite_names(char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+    int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", suites[i]->name);
+    if (w < 0 || (size_t)w >= len - used) return -1;
+    used += (size_t)w;
+  }
+  return 0;
 }

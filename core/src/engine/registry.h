@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "util/options.h"
 
 typedef enum {
@@ -18,6 +19,16 @@ typedef enum {
   CLASS_SYNC         /* no message size (Barrier) */
 } bench_class_t;
 
+/* The column set of a table (IMB's out_format). OUT_AUTO derives it from
+ * the class: single transfer t + MB/s, parallel t_min/t_max/t_avg + MB/s,
+ * collective t_min/t_max/t_avg, sync without #bytes, msgrate MB/s + Msg/sec. */
+typedef enum {
+  OUT_AUTO,
+  OUT_OVERLAP,       /* #bytes #repetitions t_ovrl t_pure t_CPU overlap[%] */
+  OUT_OVERLAP_SYNC,  /* the same without #bytes (Ibarrier) */
+  OUT_PURE_OVRL      /* #bytes #repetitions t_pure t_ovrl (Truly_passive_put) */
+} out_format_t;
+
 /* How a buffer is sized for message size X on np processes. */
 typedef enum { BUF_NONE, BUF_X, BUF_2X, BUF_NP_X } bufsize_t;
 
@@ -25,6 +36,15 @@ enum {
   BF_DEFAULT = 1 << 0,    /* in the default list */
   BF_HAS_ROOT = 1 << 1,   /* rooted collective (auto iteration policy, -root_shift) */
   BF_REDUCTION = 1 << 2,  /* uses -red_data_type and MPI_SUM */
+  BF_AGGREGATE = 1 << 3,  /* runs in aggregate and non-aggregate mode (-aggregate_mode) */
+  BF_DISJOINT = 1 << 4,   /* aggregate mode: iteration i uses its own slot of the receive side
+                             (disjoint window or file sections), n_sample slots in all */
+  BF_OVERLAP = 1 << 5,    /* overlap protocol: t_pure from run(), then start() + CPU work + wait */
+  BF_LARGE_COUNT = 1 << 6,/* a reduction whose kernel has an MPI-4 large-count path */
+  BF_NONAGGR_ITERS = 1 << 7, /* iterations from MSGS_NONAGGR although the benchmark has no modes (Window) */
+  BF_SINGLE_ELEMENT = 1 << 8,/* one message size: one element (Fetch_and_op, Compare_and_swap) */
+  BF_BW_TARGETS = 1 << 9, /* bandwidth factor np-1: one origin, every other rank a target (One_put_all) */
+  /* Bits 16 and up belong to the suites (BF_ANY_SOURCE, the one-sided RF_* bits). */
 };
 
 typedef struct bench_ctx bench_ctx;
@@ -42,6 +62,13 @@ typedef long (*verify_fn)(bench_ctx *c, long iter);
 /* Optional per-size preparation after the engine set the buffers, counts
  * (n per rank) and displacements (i*n); e.g. Reduce_scatter's split. */
 typedef void (*setup_fn)(bench_ctx *c);
+/* Replaces the engine's timed loop for a benchmark whose timing is its own
+ * (Truly_passive_put): runs n iterations, writes each one's ns to samples
+ * when samples is not NULL, returns the ns of the reported time in all. It
+ * may set c->t_pure_us (OUT_PURE_OVRL). */
+typedef int64_t (*loop_fn)(bench_ctx *c, long n, double *samples);
+/* Starts the nonblocking operation of iteration iter (overlap protocol). */
+typedef void (*start_fn)(bench_ctx *c, long iter, MPI_Request *req);
 
 struct bench_desc {
   const char *name;       /* IMB's exact spelling */
@@ -54,6 +81,14 @@ struct bench_desc {
   poison_fn poison;       /* NULL: default poison (receive buffer of iter) */
   verify_fn verify;       /* NULL: nothing is received (Barrier) */
   setup_fn setup;         /* NULL: nothing to prepare */
+  /* The fields below are for the suites beyond MPI-1; rows that leave them
+   * out get zeros, which mean "none". */
+  setup_fn teardown;      /* undoes setup (windows, persistent requests) */
+  setup_fn complete;      /* assured completion, timed: after every iteration in
+                             non-aggregate mode, once after the loop in aggregate mode */
+  start_fn start;         /* BF_OVERLAP: begin iteration iter without waiting */
+  loop_fn loop;           /* its own timed loop instead of the engine's */
+  out_format_t out;
 };
 
 /* Everything a kernel may touch, prepared by the engine per message size. */
@@ -82,6 +117,15 @@ struct bench_ctx {
   MPI_Request *reqs;      /* 2*window requests */
   int *counts, *displs;   /* per-rank counts and displacements, in units of type */
   char ack;               /* Uniband/Biband acknowledgement byte */
+
+  int aggregate;          /* -1 no modes, 1 aggregate, 0 non-aggregate */
+  long n_sample;          /* iterations of the timed loop (BF_DISJOINT sizing) */
+  MPI_Win win;            /* one-sided suites: the window over the receive buffer */
+  MPI_Request preq;       /* MPI-4 suites: the persistent request */
+  void *user;             /* anything else a suite's setup wants to keep */
+  int untimed;            /* set by setup: this rank's time is left out of t_min/t_max/t_avg
+                             (passive targets of IMB-RMA) */
+  double t_pure_us;       /* set by a loop_fn: the pure time for OUT_PURE_OVRL */
 };
 
 static inline char *sbuf_at(const bench_ctx *c, long slot) {
@@ -97,12 +141,21 @@ typedef struct {
   const char *title;      /* "MPI-1" */
   const bench_desc *benchmarks;
   int n_benchmarks;
+  int nonaggregate_first; /* mode order: IMB-RMA runs non-aggregate first, EXT and IO aggregate first */
+  int single_np;          /* processes of a single-transfer benchmark; 0 means 2 (IO: 1) */
+  long rep_test_cap;      /* the suite's compile-time MSGSPERSAMPLE for calibration; 0 means 1000 (IO: 50) */
 } suite_desc;
 
 const suite_desc *find_suite(const char *name);
+/* "mpi1, nbc, ..." for messages. */
+int suite_names(char *buf, size_t len);
 /* Case-insensitive lookup; NULL if unknown. */
 const bench_desc *find_benchmark(const suite_desc *s, const char *name);
 
 extern const suite_desc suite_mpi1;
+extern const suite_desc suite_nbc;
+extern const suite_desc suite_mpi4;
+extern const suite_desc suite_ext;
+extern const suite_desc suite_rma;
 
 #endif

@@ -46,34 +46,69 @@ static void text_run_begin(reporter_t *r, const run_info_t *in) {
   printf("# MPI_Op                         :   MPI_SUM  \n");
   printf("# \n# \n\n# List of Benchmarks to run:\n\n");
   for (int i = 0; i < in->n_benchmarks; i++) printf("# %s\n", in->benchmarks[i]->name);
+  if (in->cpu_mflops > 0)
+    printf("\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n"
+           "# performance of %7.2f MFlops\n", in->cpu_mflops);
   fflush(stdout);
 }
 
-/* The column titles of a table, in IMB's out_format sets. */
+/* How a table's rows look: IMB's out_format sets. */
+typedef enum { F_T_BW, F_RANGE_BW, F_RANGE, F_SYNC, F_RATE, F_OVERLAP, F_OVERLAP_SYNC, F_PURE_OVRL } layout_kind;
+
+static layout_kind layout_of(const table_info_t *t) {
+  const bench_desc *b = t->bench;
+  switch (b->out) {
+    case OUT_OVERLAP: return F_OVERLAP;
+    case OUT_OVERLAP_SYNC: return F_OVERLAP_SYNC;
+    case OUT_PURE_OVRL: return F_PURE_OVRL;
+    case OUT_AUTO: break;
+  }
+  switch (b->cls) {
+    case CLASS_SYNC: return F_SYNC;
+    case CLASS_MSGRATE: return F_RATE;
+    case CLASS_SINGLE: return t->multi == 0 ? F_RANGE_BW : F_T_BW;
+    case CLASS_PARALLEL: return F_RANGE_BW;
+    /* IMB-RMA's multiple transfers (One_put_all): t and MB/s of the one origin. */
+    case CLASS_COLLECTIVE: return (b->flags & BF_BW_TARGETS) ? F_T_BW : b->bw_scale > 0 ? F_RANGE_BW : F_RANGE;
+  }
+  return F_RANGE;
+}
+
+/* The column titles of a table. */
 static int columns(const table_info_t *t, const options_t *o, const char **cols) {
   int n = 0;
+  layout_kind k = layout_of(t);
   if (t->multi == 1) cols[n++] = "Group";
-  switch (t->bench->cls) {
-    case CLASS_SYNC:
-      cols[n++] = "#repetitions";
+  if (k != F_SYNC && k != F_OVERLAP_SYNC) cols[n++] = "#bytes";
+  cols[n++] = "#repetitions";
+  switch (k) {
+    case F_T_BW:
+      cols[n++] = "t[usec]";
+      cols[n++] = "Mbytes/sec";
       break;
-    default:
-      cols[n++] = "#bytes";
-      cols[n++] = "#repetitions";
-  }
-  int ranged = t->bench->cls == CLASS_PARALLEL || t->bench->cls == CLASS_COLLECTIVE ||
-               t->bench->cls == CLASS_SYNC || (t->bench->cls == CLASS_SINGLE && t->multi == 0);
-  if (t->bench->cls == CLASS_MSGRATE) {
-    cols[n++] = "Mbytes/sec";
-    cols[n++] = "Msg/sec";
-  } else if (ranged) {
-    cols[n++] = "t_min[usec]";
-    cols[n++] = "t_max[usec]";
-    cols[n++] = "t_avg[usec]";
-    if (t->bench->bw_scale > 0) cols[n++] = "Mbytes/sec";
-  } else {
-    cols[n++] = "t[usec]";
-    cols[n++] = "Mbytes/sec";
+    case F_RANGE_BW:
+    case F_RANGE:
+    case F_SYNC:
+      cols[n++] = "t_min[usec]";
+      cols[n++] = "t_max[usec]";
+      cols[n++] = "t_avg[usec]";
+      if (k == F_RANGE_BW) cols[n++] = "Mbytes/sec";
+      break;
+    case F_RATE:
+      cols[n++] = "Mbytes/sec";
+      cols[n++] = "Msg/sec";
+      break;
+    case F_OVERLAP:
+    case F_OVERLAP_SYNC:
+      cols[n++] = "t_ovrl[usec]";
+      cols[n++] = "t_pure[usec]";
+      cols[n++] = "t_CPU[usec]";
+      cols[n++] = " overlap[%]";
+      break;
+    case F_PURE_OVRL:
+      cols[n++] = "t_pure[usec]";
+      cols[n++] = "t_ovrl[usec]";
+      break;
   }
   if (o->check && t->bench->verify) cols[n++] = "defects";
   return n;
@@ -124,6 +159,7 @@ static void text_table_begin(reporter_t *r, const table_info_t *t) {
   if (t->idle == 1) printf("# ( %d additional process waiting in MPI_Barrier)\n", t->idle);
   else if (t->idle > 1) printf("# ( %d additional processes waiting in MPI_Barrier)\n", t->idle);
   dash_line(ncols);
+  if (t->mode >= 0) printf("#\n#    MODE: %s \n#\n", t->mode ? "AGGREGATE" : "NON-AGGREGATE");
   for (int i = 0; i < ncols; i++) printf("%*s", W, cols[i]);
   printf("\n");
   fflush(stdout);
@@ -134,7 +170,7 @@ static void text_result(reporter_t *r, const result_t *res) {
   const bench_desc *b = t->bench;
   if (t->multi == 1 && res->group == 0) printf("\n");
   if (t->multi == 1) printf("%*d", W, res->group < 0 ? 0 : res->group);
-  if (b->cls != CLASS_SYNC) printf("%*zu", W, res->bytes);
+  if (layout_of(t) != F_SYNC && layout_of(t) != F_OVERLAP_SYNC) printf("%*zu", W, res->bytes);
   switch (res->status) {
     case ST_TIMEOUT:
       printf(" time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use \"-time X\" to increase time limit.\n");
@@ -152,15 +188,26 @@ static void text_result(reporter_t *r, const result_t *res) {
       break;
   }
   printf("%*ld", W, res->repetitions);
-  int ranged = b->cls == CLASS_PARALLEL || b->cls == CLASS_COLLECTIVE || b->cls == CLASS_SYNC ||
-               (b->cls == CLASS_SINGLE && t->multi == 0);
-  if (b->cls == CLASS_MSGRATE) {
-    printf("%*.2f%*.0f", W, res->mbytes_per_sec, W, res->msgs_per_sec);
-  } else if (ranged) {
-    printf("%*.2f%*.2f%*.2f", W, res->t_min_us, W, res->t_max_us, W, res->t_avg_us);
-    if (b->bw_scale > 0) printf("%*.2f", W, res->mbytes_per_sec);
-  } else {
-    printf("%*.2f%*.2f", W, res->t_max_us, W, res->mbytes_per_sec);
+  switch (layout_of(t)) {
+    case F_T_BW:
+      printf("%*.2f%*.2f", W, res->t_max_us, W, res->mbytes_per_sec);
+      break;
+    case F_RANGE_BW:
+    case F_RANGE:
+    case F_SYNC:
+      printf("%*.2f%*.2f%*.2f", W, res->t_min_us, W, res->t_max_us, W, res->t_avg_us);
+      if (layout_of(t) == F_RANGE_BW) printf("%*.2f", W, res->mbytes_per_sec);
+      break;
+    case F_RATE:
+      printf("%*.2f%*.0f", W, res->mbytes_per_sec, W, res->msgs_per_sec);
+      break;
+    case F_OVERLAP:
+    case F_OVERLAP_SYNC:
+      printf("%*.2f%*.2f%*.2f%*.2f", W, res->t_max_us, W, res->t_pure_us, W, res->t_cpu_us, W, res->overlap_pct);
+      break;
+    case F_PURE_OVRL:
+      printf("%*.2f%*.2f", W, res->t_pure_us, W, res->t_max_us);
+      break;
   }
   if (res->checked && b->verify) printf("%*ld", W, res->defects);
   printf("\n");

@@ -56,6 +56,8 @@ static void write_options(const options_t *o) {
   jw_int(&jw, "window_size", o->window_size);
   jw_str(&jw, "msg_pause", bool_name(o->msg_pause));
   jw_str(&jw, "check", bool_name(o->check));
+  static const char *agg[] = {"multi", "aggregate", "non_aggregate"};
+  jw_str(&jw, "aggregate_mode", agg[o->aggregate_mode]);
   jw_obj_end(&jw);
 }
 
@@ -103,6 +105,7 @@ static void json_run_begin(reporter_t *r, const run_info_t *in) {
   for (int i = 0; i < 3; i++) jw_num(&jw, NULL, in->load_before[i]);
   jw_arr_end(&jw);
   write_options(in->opt);
+  if (in->cpu_mflops > 0) jw_num(&jw, "cpu_exploit_mflops", in->cpu_mflops);
   jw_arr_begin(&jw, "benchmarks");
   for (int i = 0; i < in->n_benchmarks; i++) jw_str(&jw, NULL, in->benchmarks[i]->name);
   jw_arr_end(&jw);
@@ -147,6 +150,7 @@ static void json_result(reporter_t *r, const result_t *res) {
   jw_int(&jw, "processes", t->np);
   if (t->multi < 0) jw_null(&jw, "multi"); else jw_int(&jw, "multi", t->multi);
   jw_int(&jw, "groups", t->n_groups);
+  if (t->mode < 0) jw_null(&jw, "mode"); else jw_str(&jw, "mode", t->mode ? "aggregate" : "non_aggregate");
   if (res->group < 0) jw_null(&jw, "group"); else jw_int(&jw, "group", res->group);
   jw_int(&jw, "bytes", (int64_t)res->bytes);
   jw_int(&jw, "count", (int64_t)res->count);
@@ -159,6 +163,18 @@ static void json_result(reporter_t *r, const result_t *res) {
   jw_num(&jw, "mbytes_per_sec", ok ? res->mbytes_per_sec : NAN);
   jw_num(&jw, "msgs_per_sec", ok ? res->msgs_per_sec : NAN);
   if (ok && res->checked) jw_int(&jw, "defects", res->defects); else jw_null(&jw, "defects");
+  if (!isnan(res->t_pure_us) && ok) {
+    jw_obj_begin(&jw, "overlap");
+    jw_num(&jw, "t_ovrl_usec", res->t_max_us);
+    jw_num(&jw, "t_pure_usec", res->t_pure_us);
+    jw_num(&jw, "t_cpu_usec", res->t_cpu_us);
+    jw_num(&jw, "overlap_percent", res->overlap_pct);
+    jw_num(&jw, "overlap_percent_max_denominator", res->overlap_pct_max);
+    jw_int(&jw, "rank", res->ovrl_rank);
+    jw_obj_end(&jw);
+  } else {
+    jw_null(&jw, "overlap");
+  }
   jw_num(&jw, "needed_gb", res->status == ST_OUT_OF_MEMORY ? res->needed_gb : NAN);
   if (ok && res->dist.n > 0) {
     const summary_t *d = &res->dist;

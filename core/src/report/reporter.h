@@ -13,6 +13,7 @@
 typedef struct {
   const options_t *opt;
   const suite_desc *suite;
+  double cpu_mflops;              /* overlap suites: the CPU kernel's rate, else 0 */
   int argc;
   char **argv;
   char start_utc[32];
@@ -45,6 +46,7 @@ typedef struct {
   int map_p, map_q;               /* -map in force (1x1: none) */
   int n_sizes;                    /* sizes planned */
   int invalid;                    /* the benchmark cannot run at this count */
+  int mode;                       /* -1 no modes, 1 aggregate, 0 non-aggregate */
 } table_info_t;
 
 typedef enum { ST_OK, ST_TIMEOUT, ST_OUT_OF_MEMORY, ST_INT_OVERFLOW } result_status_t;
@@ -60,6 +62,11 @@ typedef struct {
   double t_min_us, t_max_us, t_avg_us;
   double mbytes_per_sec;          /* NaN: none reported */
   double msgs_per_sec;            /* NaN: none reported */
+  /* Overlap protocol (NaN otherwise), from the rank with the largest t_ovrl;
+   * t_ovrl itself is t_max_us. overlap_pct divides by min(t_pure, t_CPU) as
+   * the IMB user guide does; overlap_pct_max by the max, as IMB's code does. */
+  double t_pure_us, t_cpu_us, overlap_pct, overlap_pct_max;
+  int ovrl_rank;                  /* world rank whose figures are shown */
   int checked;                    /* -check ran */
   long defects;
   summary_t dist;                 /* per-iteration times in us, slowest rank per batch */

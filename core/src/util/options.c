@@ -42,6 +42,20 @@ void options_defaults(options_t *o, const char *suite) {
   o->window_size = 256;
   o->msg_pause = 0;
   o->check = 0;
+  o->aggregate_mode = AGG_BOTH;
+  if (str_ieq(suite, "io")) {
+    /* IMB-IO's standard mode (user guide): fewer, larger transfers. */
+    o->npmin = 1;
+    o->msgspersample = 50;
+    o->msgs_nonaggr = 10;
+    o->overall_vol_mb = 16.0;
+    o->msglog_max = 24;
+  }
+  if (str_ieq(suite, "ext") || str_ieq(suite, "rma")) {
+    /* IMB-EXT and IMB-RMA never barrier between iterations of a collective
+     * pattern (EXT has no -sync, RMA parses it and ignores it). */
+    o->sync = 0;
+  }
 }
 
 int parse_bool(const char *s, int *out) {
@@ -281,6 +295,11 @@ static int parse_off_cache(options_t *o, const char *v) {
     return -1;                                                                              \
   } while (0)
 
+/* Only the one-sided and IO suites know aggregate and non-aggregate modes. */
+static int suite_has_modes(const char *suite) {
+  return str_ieq(suite, "ext") || str_ieq(suite, "rma") || str_ieq(suite, "io");
+}
+
 static int is_help(const char *a) {
   return str_ieq(a, "-help") || str_ieq(a, "-h") || str_ieq(a, "--help");
 }
@@ -380,6 +399,15 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       NEED_VALUE();
       if (parse_long(val, 1, 1 << 20, &l)) BAD_VALUE("give a positive number of messages in flight");
       o->window_size = (int)l;
+    } else if (str_ieq(name, "aggregate_mode") && suite_has_modes(o->suite)) {
+      NEED_VALUE();
+      static const char *modes[] = {"multi", "aggregate", "non_aggregate"};
+      int m = lookup(val, modes, 3);
+      if (m < 0) BAD_VALUE("use aggregate, non_aggregate or multi (both)");
+      o->aggregate_mode = m;
+    } else if (str_ieq(name, "iodir") && str_ieq(o->suite, "io")) {
+      NEED_VALUE();
+      snprintf(o->io_dir, sizeof(o->io_dir), "%s", val);
     } else if (str_ieq(name, "json")) {
       NEED_VALUE();
       snprintf(o->json_path, sizeof(o->json_path), "%s", val);

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+enum { AGG_BOTH, AGG_ONLY, AGG_NONE };
+
 typedef enum { POLICY_DYNAMIC, POLICY_MULTIPLE_NP, POLICY_AUTO, POLICY_OFF } iter_policy_t;
 
 typedef enum {
@@ -62,7 +64,9 @@ typedef struct {
   int window_size;        /* -window_size (Uniband/Biband) */
   int msg_pause;          /* -msg_pause on|off */
   int check;              /* -check on|off (IMB's compile-time CHECK) */
+  int aggregate_mode;     /* -aggregate_mode (EXT, RMA, IO): AGG_BOTH, AGG_ONLY, AGG_NONE */
   char json_path[1024];   /* -json FILE */
+  char io_dir[1024];      /* -iodir DIR (IO): where the benchmark files go; "" = current directory */
 
   int list;               /* -list */
   int help;               /* -help */

@@ -4,8 +4,9 @@
 
 #include "engine/registry.h"
 
-/* Set in a descriptor's flags: receive with MPI_ANY_SOURCE (the *AnySource flavours). */
-#define BF_ANY_SOURCE (1u << 8)
+/* Set in a descriptor's flags: receive with MPI_ANY_SOURCE (the *AnySource
+ * flavours). A suite's own bit, above the engine's (registry.h). */
+#define BF_ANY_SOURCE (1u << 16)
 
 void k_pingpong(bench_ctx *c, long iter);
 void k_pingping(bench_ctx *c, long iter);
