@@ -7,6 +7,7 @@
 #include "engine/registry.h"
 #include "engine/sysinfo.h"
 #include "report/reporter.h"
+#include "tools/tools.h"
 #include "util/options.h"
 #include "util/strutil.h"
 #include "util/timer.h"
@@ -131,6 +132,10 @@ static const char *mpi_thread_name(int level) {
 }
 
 int main(int argc, char **argv) {
+  /* First instruction: mpimark-core startup measures from here. */
+  startup_main_entry_ns = realtime_ns();
+  /* The stand-alone tools have their own options; no IMB parser, no engine. */
+  if (argc > 1 && str_ieq(argv[1], "beff")) return beff_main(argc, argv);
   static options_t opt;
   char err[ERR_LEN] = {0};
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
