@@ -420,7 +420,8 @@ static void plan_loops(beff_t *s, int msg, int rep, int pre_pass, const double *
         lng = want < BEFF_MIN_LOOPS ? BEFF_MIN_LOOPS : (int)want;
       }
     }
-    if (msg == BEFF_MSGLENGTHS - 2 && !s->no_short_last_two && s->looplng[msg - 1][rep][m] > 0) {
+    if (msg == BEFF_MSGLENGTHS - 2 && !s->no_short_last_two && s->looplng[msg - 1][rep][m] > 0 &&
+        isfinite(s->min_looptime[msg - 1][rep][m])) {
       /* Expected time of the two largest lengths, from the fastest pattern
        * at the length before, with 4x for slower patterns. */
       double expected = s->min_looptime[msg - 1][rep][m] * s->n_pat * 4.0 * (s->factor + s->factor * s->factor) *
@@ -540,13 +541,14 @@ static int measure_loop(beff_t *s, loop_state_t *ls, double *pre_time_out) {
               }
           }
         }
-        if (pass == 1)
-          for (int m = 0; m < BEFF_METHODS; m++)
-            if (isinf(s->min_looptime[msg][rep][m])) s->min_looptime[msg][rep][m] = 0;
       }
     }
     if (rep == 0) memcpy(pre_time_out, pre_time, sizeof(pre_time));
   }
+  for (int msg = 0; msg < BEFF_MSGLENGTHS; msg++)   /* no measurement (or copies only): 0 */
+    for (int r = 0; r < BEFF_MAX_REPS; r++)
+      for (int m = 0; m < BEFF_METHODS; m++)
+        if (isinf(s->min_looptime[msg][r][m])) s->min_looptime[msg][r][m] = 0;
   free(want);
   return 0;
 }
@@ -660,7 +662,19 @@ int beff_main(int argc, char **argv) {
   }
 
   int json_failed = 0;
-  if (s->rank == 0 && s->json[0]) json_failed = tool_json_open(&tr, s->json, err, sizeof(err)) != 0;
+  if (s->rank == 0) {
+    /* The output files are written at the end: find an unwritable prefix now. */
+    char path[1100];
+    snprintf(path, sizeof(path), "%.1000s.sum", s->prefix);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+      snprintf(err, sizeof(err), "cannot write '%.400s': %s; give a writable -out prefix", path, strerror(errno));
+      json_failed = 1;
+    } else {
+      fclose(f);
+    }
+  }
+  if (s->rank == 0 && s->json[0] && !json_failed) json_failed = tool_json_open(&tr, s->json, err, sizeof(err)) != 0;
   MPI_Bcast(&json_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (json_failed) return finish(s->rank, EXIT_BAD_INPUT, err);
 
