@@ -7,6 +7,7 @@
 #include "engine/registry.h"
 #include "engine/sysinfo.h"
 #include "report/reporter.h"
+#include "tools/tools.h"
 #include "util/options.h"
 #include "util/strutil.h"
 #include "util/timer.h"
@@ -27,6 +28,8 @@ static void usage(FILE *f) {
     "\n"
     "SUITE: mpi1, nbc, mpi4, ext, rma (IMB-MPI1, -NBC, -MPI4, -EXT, -RMA). Benchmark names are IMB's,\n"
     "case-insensitive; -list shows them.\n"
+    "Other tools, each with its own options (mpimark-core TOOL -help): beff (b_eff),\n"
+    "mpibench (LLNL mpiBench), startup (MPI start-up time).\n"
     "\n"
     "IMB options (IMB's spelling and meaning):\n"
     "  -npmin N                  smallest process count of the sweep N, 2N, 4N, ..., P (default 2)\n"
@@ -133,6 +136,12 @@ static const char *mpi_thread_name(int level) {
 }
 
 int main(int argc, char **argv) {
+  /* First instruction: mpimark-core startup measures from here. */
+  startup_main_entry_ns = realtime_ns();
+  /* The stand-alone tools have their own options; no IMB parser, no engine. */
+  if (argc > 1 && str_ieq(argv[1], "beff")) return beff_main(argc, argv);
+  if (argc > 1 && str_ieq(argv[1], "mpibench")) return mpibench_main(argc, argv);
+  if (argc > 1 && str_ieq(argv[1], "startup")) return startup_main(argc, argv);
   static options_t opt;
   char err[ERR_LEN] = {0};
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
@@ -147,7 +156,7 @@ int main(int argc, char **argv) {
   } else if (!suite) {
     char names[128];
     suite_names(names, sizeof(names));
-    snprintf(err, sizeof(err), "%s%s%s; the first argument names the suite: %s",
+    snprintf(err, sizeof(err), "%s%s%s; the first argument names the suite (%s) or a tool (beff, mpibench, startup)",
              argc > 1 ? "unknown suite '" : "no suite given", argc > 1 ? argv[1] : "", argc > 1 ? "'" : "", names);
     parse_rc = -1;
     options_defaults(&opt, "mpi1");

@@ -1,0 +1,67 @@
+/* What the stand-alone tools (beff, mpibench, startup) share: the machine
+ * facts of the run record, the JSON Lines file with its run / result / event /
+ * end records (docs/results-format.md), and the wall clock. The tools do not
+ * go through the IMB option parser or the engine; they write the same kind of
+ * stream, so the Python side stores them the same way. */
+#ifndef MPIMARK_TOOL_RUN_H
+#define MPIMARK_TOOL_RUN_H
+
+#include "engine/sysinfo.h"
+#include "report/reporter.h"
+#include "util/jsonw.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+/* CLOCK_REALTIME in ns since the epoch: comparable across processes (and,
+ * with synchronised clocks, across hosts), unlike now_ns(). */
+static inline int64_t realtime_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+typedef struct {
+  run_info_t info;        /* machine facts; the host list etc. on rank 0 only */
+  host_share_t share;     /* every rank: ranks on its host, MemAvailable */
+  int rank, size;
+  FILE *f;                /* rank 0 with -json, else NULL */
+  jw_t jw;
+  int64_t t0;             /* now_ns() at tool_collect */
+  long results;           /* result records written */
+} tool_run_t;
+
+/* Collective over MPI_COMM_WORLD: host names, cores, uname, load, timer
+ * self-test, MPI library and standard version. argv is kept for the record. */
+void tool_collect(tool_run_t *t, int argc, char **argv, const char *thread_provided);
+
+/* Rank 0: opens the -json file. 0, or -1 with one line in err. */
+int tool_json_open(tool_run_t *t, const char *path, char *err, size_t errlen);
+
+/* Writes the common fields of the run record and returns the writer, still
+ * inside the object: the caller adds "options" and "benchmarks" (both
+ * required by the schema) and then calls tool_record_end. NULL without -json. */
+jw_t *tool_run_begin(tool_run_t *t, const char *suite);
+
+/* Begins a result record with every field the schema requires: multi null,
+ * groups 1, group null, status ok, msgs_per_sec null, distribution null,
+ * samples_ns null; defects < 0 writes null; NaN times or bandwidth write null.
+ * The caller adds its own fields and calls tool_record_end. NULL without -json. */
+jw_t *tool_result_begin(tool_run_t *t, const char *benchmark, const char *suite, int processes,
+                        long long bytes, long long count, const char *datatype, long repetitions,
+                        double t_min_usec, double t_max_usec, double t_avg_usec,
+                        double mbytes_per_sec, long defects);
+
+void tool_record_end(tool_run_t *t);
+
+/* One event record (level info|warning|error). Also fine without -json. */
+void tool_event(tool_run_t *t, const char *level, const char *kind, const char *message);
+
+/* The end record; closes the file. */
+void tool_run_end(tool_run_t *t, int complete);
+
+/* MemTotal of this host in bytes (/proc/meminfo), or -1. */
+double mem_total_bytes(void);
+
+#endif
