@@ -60,11 +60,6 @@ def test_check_with_int_and_double_really_uses_them(cached_run):
     assert types == {(False, "MPI_INT"), (True, "MPI_DOUBLE")}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core bug: -check expects reductions on -red_data_type char to wrap around on overflow "
-    "(datatypes.c fill_sum), but the element values (datatypes.c value_of, up to 250) overflow "
-    "signed char when summed and MPI leaves overflow unspecified; Open MPI's AVX op saturates "
-    "from 16 elements (open-mpi/ompi#8045, wontfix), so the core reports false defects and exits 4"))
 def test_check_char_reductions(cached_run):
     run = cached_run(2, "mpi1", "Allreduce", "Reduce", "Reduce_local", "Reduce_scatter_block",
                      "-msglog", "0:6", "-iter", "20", "-red_data_type", "char", "-check")

@@ -366,18 +366,12 @@ def test_help_anywhere(tmp_path, args):
     assert not out.exists()  # nothing ran
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core bug: without a suite, main.c answers -help before MPI_Init on every rank, "
-    "so N ranks print the usage N times (with a suite only rank 0 prints it)"))
 def test_help_without_suite_prints_usage_once():
     run = run_core(3, "-help", json=False)
     assert run.returncode == 0
     assert run.stdout.count("usage:") == 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core bug: the usage says -help works 'anywhere on the line', but without a suite "
-    "main.c only looks at argv[1]; 'mpimark-core PingPong -help' fails with 'unknown suite'"))
 def test_help_after_a_missing_suite():
     run = run_core(2, "PingPong", "-help", json=False)
     assert run.returncode == 0
