@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A real benchmark run on 2 ranks: the core prints IMB's tables as it goes and
-# writes results/demo-<time>.jsonl; then mpimark summarises that file on the
-# terminal and as results/demo-<time>.md.
+# The README's main command: set everything up, then a real benchmark run on
+# 2 ranks through `mpimark run` (IMB's tables printed as they are measured,
+# every result stored in the results database), the stored run shown again
+# with medians and confidence intervals, and an HTML report with plots.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,10 +12,19 @@ bash scripts/setup.sh
 . .venv/mpimark-env.sh
 
 mkdir -p results
-name=results/demo-$(date -u +%Y%m%dT%H%M%SZ)
-core=$(mpimark core-path)
-bash scripts/mpiexec.sh 2 "$core" mpi1 PingPong PingPing Sendrecv Allreduce Bcast Barrier \
-  -msglog 0:20 -time 1 -json "$name.jsonl"
-mpimark summary "$name.jsonl"
-mpimark summary "$name.jsonl" --format markdown -o "$name.md"
-echo "demo: results in $name.jsonl, summary in $name.md"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+log=results/demo-$stamp.log
+# mpimark's own messages (progress, "stored as run N in DB") go to stderr;
+# keep a copy to learn the run id.
+mpimark run mpi1 PingPong PingPing Sendrecv Exchange Allreduce Bcast Barrier -n 2 \
+  -msglog 0:20 -time 1 --json "results/demo-$stamp.jsonl" 2> >(tee "$log" >&2)
+sleep 0.2  # let tee finish writing the log
+run=$(sed -n 's/.*stored as run \([0-9][0-9]*\) in.*/\1/p' "$log" | tail -1)
+if [ -z "$run" ]; then
+  echo "demo: error: could not find the stored run id in $log" >&2
+  exit 1
+fi
+mpimark show "$run" --stats
+mpimark export "$run" --format markdown -o "results/demo-$stamp.md"
+mpimark report "$run" -o "results/demo-$stamp.html"
+echo "demo: run $run stored; summary in results/demo-$stamp.md, report in results/demo-$stamp.html"
