@@ -191,7 +191,7 @@ int main(int argc, char **argv) {
     int v, sv;
     MPI_Get_version(&v, &sv);
     if (rank == 0)
-      printf("mpimark-core: the %s suite needs an MPI %s library; this one implements MPI %d.%d, so the suite is skipped\n",
+      printf("mpimark-core: the %s suite needs an %s library; this one implements MPI %d.%d, so the suite is skipped\n",
              suite->name, suite->title, v, sv);
     return finish(rank, 0, NULL);
   }

@@ -326,12 +326,11 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const double *
     r.mbytes_per_sec = tmax > 0 ? factor * (double)bytes / tmax : 0;
   }
   if (d->out == OUT_PURE_OVRL && wmax >= 0) {
-    r.t_pure_us = 0;
-    for (int g = g0; g < g1; g++)
-      for (int i = 0; i < tr->g.np; i++) {
-        int w = tr->g.group_ranks[g * tr->g.np + i];
-        if (means[3 * w] >= 0 && means[3 * w + 1] > r.t_pure_us) r.t_pure_us = means[3 * w + 1];
-      }
+    /* Only origins are timed. As for the overlap protocol, both figures are
+     * those of the origin with the largest t_ovrl (t_max), named by ovrl_rank;
+     * with -multi 0 that is the worst group's origin. */
+    r.ovrl_rank = wmax;
+    r.t_pure_us = means[3 * wmax + 1];
   }
   r.checked = o->check && d->verify;
   for (int b = 0; b < m->n_batches; b++) samples_max[b] *= d->time_scale;

@@ -126,6 +126,8 @@ static void json_table_begin(reporter_t *r, const table_info_t *t) {
   jw_int(&jw, "processes", t->np);
   jw_int(&jw, "groups", t->n_groups);
   jw_int(&jw, "sizes", t->invalid ? 0 : t->n_sizes);
+  /* The one-sided suites' tables come in modes; a reader opening the table needs it. */
+  if (t->mode >= 0) jw_str(&jw, "mode", t->mode ? "aggregate" : "non_aggregate");
   jw_obj_end(&jw);
   jw_end_line(&jw);
 }
