@@ -53,6 +53,8 @@ static void usage(FILE *f) {
     "  -warm_up on|off           untimed warm-up iterations at every size (on)\n"
     "  -window_size N            Uniband/Biband messages in flight (256)\n"
     "  -msg_pause on|off         pause after every size (off)\n"
+    "  -aggregate_mode M         io: aggregate | non_aggregate | multi (both; default)\n"
+    "  -iodir DIR                io: directory of the benchmark files (current directory)\n"
     "  -help                     this text (anywhere on the line)\n"
     "\n"
     "mpimark options:\n"
@@ -196,6 +198,9 @@ int main(int argc, char **argv) {
              opt.map_p, opt.map_q, P, P);
     return finish(rank, EXIT_BAD_INPUT, err);
   }
+
+  if (suite->precheck && suite->precheck(&opt, list, n, err, sizeof(err)) != 0)
+    return finish(rank, EXIT_BAD_INPUT, err);
 
   int json_failed = 0;
   if (rank == 0) {
