@@ -162,5 +162,6 @@ const bench_desc *find_benchmark(const suite_desc *s, const char *name);
 extern const suite_desc suite_mpi1;
 extern const suite_desc suite_nbc;
 extern const suite_desc suite_mpi4;
+extern const suite_desc suite_io;
 
 #endif
