@@ -83,5 +83,22 @@ int main(void) {
   CHECK(strcmp(io_posix_path("/tmp/a:b"), "/tmp/a:b") == 0);
   CHECK(strcmp(io_posix_path("c:dir"), "c:dir") == 0);
   CHECK(strcmp(io_posix_path("dir"), "dir") == 0);
+  /* Leftovers of a killed run: ours and the MPI-IO libraries' companions. */
+  CHECK(io_is_leftover("IMB_out"));
+  CHECK(io_is_leftover("IMB_out_g1"));
+  CHECK(io_is_leftover("IMB_out_12"));
+  CHECK(io_is_leftover("IMB_out_g0_3"));
+  CHECK(io_is_leftover(".IMB_out.shfp.3016785223.7611"));
+  CHECK(io_is_leftover(".IMB_out_g2.shfp.1.2"));
+  CHECK(io_is_leftover("IMB_out.locktest.0"));
+  CHECK(io_is_leftover("IMB_out.probe_4"));
+  CHECK(io_is_leftover("IMB_out-77-123.lock"));
+  CHECK(!io_is_leftover("IMB_outline.txt"));
+  CHECK(!io_is_leftover("IMB_out_x"));
+  CHECK(!io_is_leftover("IMB_out_g"));
+  CHECK(!io_is_leftover("my_IMB_out"));
+  CHECK(!io_is_leftover(".IMB_out"));
+  CHECK(!io_is_leftover(".IMB_out_rc"));
+  CHECK(!io_is_leftover("results.txt"));
   TEST_MAIN_END();
 }

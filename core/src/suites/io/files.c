@@ -10,14 +10,110 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/types.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #define MAX_TRACKED 8
 #define PATH_LEN 4096
+#define MAX_FD_CLOSED 65536
 #define PROBE_BYTES (1 << 20)
 #define MAX_SIZES 4096
+
+/* ---- the reaper: removes this rank's names when the rank dies ----
+ *
+ * A signal handler cannot act on SIGKILL, and launchers use it: hydra when
+ * a rank dies, Open MPI and hydra after SIGTERM, Ctrl-C on mpiexec now and
+ * then. So every rank forks one small process, in its own session (a
+ * launcher's kill of the rank's process group misses it), holding only the
+ * read end of a pipe. The rank writes "+name" and "-name" lines as names
+ * appear and go; when the pipe reaches end of file, because the rank
+ * exited or was killed, the reaper removes what is still listed and exits.
+ * After a normal run nothing is listed. Until exit it only calls
+ * async-signal-safe functions (the rank may have threads). */
+
+static int reaper_fd = -1;
+
+static void reaper_loop(int fd) {
+  static char names[2 * MAX_TRACKED][PATH_LEN];
+  static int listed[2 * MAX_TRACKED];
+  static char buf[PATH_LEN + 2];
+  size_t have = 0;
+  for (;;) {
+    ssize_t r = read(fd, buf + have, sizeof(buf) - have);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    have += (size_t)r;
+    char *line = buf, *nl;
+    while ((nl = memchr(line, '\n', (size_t)(buf + have - line))) != NULL) {
+      *nl = 0;
+      for (int i = 0; i < 2 * MAX_TRACKED; i++) {
+        if (line[0] == '-' && listed[i] && strcmp(names[i], line + 1) == 0) listed[i] = 0;
+        if (line[0] == '+' && !listed[i]) {
+          strcpy(names[i], line + 1);
+          listed[i] = 1;
+          break;
+        }
+      }
+      line = nl + 1;
+    }
+    have -= (size_t)(line - buf);
+    memmove(buf, line, have);
+    if (have == sizeof(buf)) have = 0;  /* a line longer than any path: drop it */
+  }
+  for (int i = 0; i < 2 * MAX_TRACKED; i++)
+    if (listed[i]) unlink(names[i]);
+  _exit(0);
+}
+
+static void start_reaper(void) {
+  int fds[2];
+  if (reaper_fd >= 0 || pipe(fds) != 0) return;
+  long maxfd = sysconf(_SC_OPEN_MAX);
+  if (maxfd < 0 || maxfd > MAX_FD_CLOSED) maxfd = MAX_FD_CLOSED;
+  pid_t pid = fork();
+  if (pid == 0) {
+    setsid();
+#ifdef PR_SET_NAME
+    prctl(PR_SET_NAME, "mpimark-reaper", 0, 0, 0);  /* what ps shows for it */
+#endif
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    /* Hold nothing of the rank's: the launcher waits for its stdout and
+     * stderr to close, and open files would keep their space. */
+    for (int f = 0; f < maxfd; f++)
+      if (f != fds[0]) close(f);
+    reaper_loop(fds[0]);
+  }
+  close(fds[0]);
+  if (pid < 0) {
+    close(fds[1]);  /* no reaper: the signal handler still works */
+    return;
+  }
+  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  reaper_fd = fds[1];
+}
+
+static void reaper_send(char op, const char *p) {
+  char line[PATH_LEN + 2];
+  size_t n = strlen(p), done = 0;
+  if (reaper_fd < 0 || n >= PATH_LEN) return;
+  line[0] = op;
+  memcpy(line + 1, p, n);
+  line[n + 1] = '\n';
+  while (done < n + 2) {
+    ssize_t w = write(reaper_fd, line + done, n + 2 - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    done += (size_t)w;
+  }
+}
 
 /* ---- names that exist on disk, removed on a signal or a fatal error ---- */
 
@@ -64,9 +160,7 @@ static void block_caught(int how) {
   sigprocmask(how, &set, NULL);
 }
 
-void io_track(const char *path) {
-  install_handlers();
-  const char *p = io_posix_path(path);
+static void track_one(const char *p) {
   if (strlen(p) >= PATH_LEN) return;
   block_caught(SIG_BLOCK);
   for (int i = 0; i < MAX_TRACKED; i++)
@@ -76,12 +170,29 @@ void io_track(const char *path) {
       break;
     }
   block_caught(SIG_UNBLOCK);
+  reaper_send('+', p);
+}
+
+void io_track(const char *path, int comm_rank) {
+  install_handlers();
+  char side[PATH_LEN + 32];
+  const char *p = io_posix_path(path);
+  track_one(p);
+  /* OMPIO's sharedfp/lockedfile component probes every MPI_File_open with
+   * "<name>.locktest.<rank>" for a moment. */
+  snprintf(side, sizeof(side), "%s.locktest.%d", p, comm_rank);
+  track_one(side);
 }
 
 void io_untrack(const char *path) {
   const char *p = io_posix_path(path);
+  size_t n = strlen(p);
   for (int i = 0; i < MAX_TRACKED; i++)
-    if (in_use[i] && strcmp(tracked[i], p) == 0) in_use[i] = 0;
+    if (in_use[i] && strncmp(tracked[i], p, n) == 0 &&
+        (tracked[i][n] == 0 || strncmp(tracked[i] + n, ".locktest.", 10) == 0)) {
+      in_use[i] = 0;
+      reaper_send('-', tracked[i]);
+    }
 }
 
 void io_fatal(const char *routine, const char *path, const char *why) {
@@ -94,18 +205,25 @@ void io_fatal(const char *routine, const char *path, const char *why) {
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
+/* MPI's text for rc on one line (ROMIO's error stacks span several). */
+static void mpi_error(int rc, char *s) {
+  int len = 0;
+  MPI_Error_string(rc, s, &len);
+  for (char *p = s; *p; p++)
+    if (*p == '\n' || *p == '\r') *p = ' ';
+}
+
 void io_check(int rc, const char *routine, const char *path) {
   if (rc == MPI_SUCCESS) return;
   char s[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, s, &len);
+  mpi_error(rc, s);
   io_fatal(routine, path, s);
 }
 
 /* ---- opening, stale files, unlink after open ---- */
 
 /* ROMIO keeps a shared file pointer in ".<name>.shfp.<numbers>" next to the
- * file and deletes it at close; a killed run leaves it behind. */
+ * file, created on first use and deleted at close. */
 static void remove_shfp_files(const char *path) {
   const char *p = io_posix_path(path);
   const char *slash = strrchr(p, '/');
@@ -123,18 +241,19 @@ static void remove_shfp_files(const char *path) {
   closedir(d);
 }
 
+/* The file of an earlier benchmark or run under the same name (IMB deletes
+ * it first too); companions of killed runs went in the precheck. */
 void io_delete_stale(MPI_Comm comm, const char *path) {
   int r;
   MPI_Comm_rank(comm, &r);
-  if (r == 0) {
-    MPI_File_delete(path, MPI_INFO_NULL);  /* usually there is none: errors are expected */
-    remove_shfp_files(path);
-  }
+  if (r == 0) MPI_File_delete(path, MPI_INFO_NULL);  /* usually there is none: errors are expected */
   MPI_Barrier(comm);
 }
 
 void io_open(MPI_Comm comm, const char *path, int amode, MPI_File *fh) {
-  io_track(path);
+  int r;
+  MPI_Comm_rank(comm, &r);
+  io_track(path, r);
   io_check(MPI_File_open(comm, path, amode, MPI_INFO_NULL, fh), "MPI_File_open", path);
 }
 
@@ -193,11 +312,6 @@ static int check_dir(const char *dir, char *msg, size_t len) {
   return 0;
 }
 
-static void mpi_error(int rc, char *s) {
-  int l = 0;
-  MPI_Error_string(rc, s, &l);
-}
-
 /* A real file through MPI-IO, as the benchmarks will write it: catches
  * read-only mounts, quotas, a full disk and MPI-IO back ends that refuse
  * the directory. */
@@ -208,7 +322,7 @@ static int probe_write(const options_t *o, const char *dir, int wrank, char *msg
     snprintf(msg, len, "-iodir '%.200s' is too long a path; give a shorter one", dir);
     return 1;
   }
-  io_track(path);
+  io_track(path, 0);
   MPI_File fh;
   int rc = MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_DELETE_ON_CLOSE,
                          MPI_INFO_NULL, &fh);
@@ -275,14 +389,44 @@ static int check_space(const options_t *o, const bench_desc *const *list, int n,
   return 1;
 }
 
+/* What killed runs left (names only exist for moments, see files.h, but a
+ * SIGKILL can hit one): removed once per host before anything runs.
+ * Returns how many. */
+static int remove_leftovers(const char *dir) {
+  MPI_Comm host;
+  int local, removed = 0;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  MPI_Comm_rank(host, &local);
+  MPI_Comm_free(&host);
+  const char *p = io_posix_path(dir);
+  DIR *d = local == 0 ? opendir(p) : NULL;
+  char victim[2 * PATH_LEN + 2];
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+    if (io_is_leftover(e->d_name)) {
+      snprintf(victim, sizeof(victim), "%s/%s", p, e->d_name);
+      removed += unlink(victim) == 0;
+    }
+  if (d) closedir(d);
+  return removed;
+}
+
 int io_precheck(const options_t *o, const bench_desc *const *list, int n, char *err, size_t errlen) {
   int wrank, P;
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   const char *dir = o->io_dir[0] ? o->io_dir : ".";
   char msg[OPT_ERR_LEN] = "";
-  int bad = check_dir(dir, msg, sizeof(msg)) || probe_write(o, dir, wrank, msg, sizeof(msg)) ||
-            check_space(o, list, n, dir, P, msg, sizeof(msg));
+  start_reaper();
+  int bad = check_dir(dir, msg, sizeof(msg));
+  int any_bad = 0, removed = 0, total = 0;
+  MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!any_bad) removed = remove_leftovers(dir);
+  /* An Allreduce, not a Reduce: no rank may create its probe file while
+   * another host-local rank 0 still scans the directory. */
+  MPI_Allreduce(&removed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (wrank == 0 && total > 0)
+    fprintf(stderr, "mpimark-core: warning: removed %d file(s) that an interrupted run left in -iodir '%.200s'\n", total, dir);
+  bad = bad || probe_write(o, dir, wrank, msg, sizeof(msg)) || check_space(o, list, n, dir, P, msg, sizeof(msg));
   if (bad && P > 1) {
     char host[MPI_MAX_PROCESSOR_NAME];
     int hl = 0;

@@ -4,12 +4,14 @@
  *
  * Why unlink after open: once every rank holds the file open, its name is
  * removed; the open handles keep the data, and the space is freed when the
- * last handle closes, whether by MPI_File_close, a crash or SIGKILL. So a
- * run leaves nothing behind however it ends. Names still exist between
- * creation and unlink (setup), and for Open_Close, which opens by name
- * every iteration; those names are tracked and removed by a SIGINT/SIGTERM/
- * SIGHUP handler and before MPI_Abort, and the next run deletes them as
- * stale files. */
+ * last handle closes, whether by MPI_File_close, a crash or SIGKILL. Names
+ * still exist for a moment between creation and unlink, and for the whole
+ * of Open_Close, which opens by name every iteration. Those names are
+ * tracked and removed by a SIGINT/SIGTERM/SIGHUP handler, before
+ * MPI_Abort, and by a reaper process per rank that outlives a SIGKILL
+ * (files.c); only a kill of every process of the job at once (a batch
+ * system's cgroup) can leave one, and the next run removes it before it
+ * starts (io_precheck). */
 #ifndef MPIMARK_IO_FILES_H
 #define MPIMARK_IO_FILES_H
 
@@ -17,9 +19,11 @@
 #include <stddef.h>
 #include "engine/registry.h"
 
-/* Remembers a name that exists on disk, for the signal handler and
- * io_fatal; io_untrack forgets it once it is gone. */
-void io_track(const char *path);
+/* Remembers a name that exists on disk (and the companion an MPI-IO
+ * library may create for this rank of the file's communicator), for the
+ * signal handler, io_fatal and the reaper; io_untrack forgets them once
+ * gone. */
+void io_track(const char *path, int comm_rank);
 void io_untrack(const char *path);
 
 /* Ends the run: one line on stderr, tracked names removed, MPI_Abort with
@@ -29,8 +33,8 @@ void io_fatal(const char *routine, const char *path, const char *why);
 /* io_fatal with the MPI error string of rc, when rc is not MPI_SUCCESS. */
 void io_check(int rc, const char *routine, const char *path);
 
-/* Deletes what an earlier run may have left under path: the file and
- * ROMIO's hidden shared-pointer files. Collective over comm. */
+/* Deletes a file left under path by an earlier benchmark or run.
+ * Collective over comm. */
 void io_delete_stale(MPI_Comm comm, const char *path);
 
 /* Opens path on comm (collective), tracked until io_unlink_open. */
@@ -47,9 +51,9 @@ void io_close(MPI_File *fh, MPI_Comm comm, const char *path, int unlinked);
 /* Deletes path once every rank of comm is done with it (collective). */
 void io_remove(MPI_Comm comm, const char *path);
 
-/* suite_desc.precheck: -iodir exists, is a writable directory on every
- * rank, takes a probe file, and has room for the largest file the run
- * needs. */
+/* suite_desc.precheck: starts the reaper; -iodir exists and is a writable
+ * directory on every rank; leftovers of killed runs are removed; it takes a
+ * probe file and has room for the largest file the run needs. */
 int io_precheck(const options_t *o, const bench_desc *const *list, int n, char *err, size_t errlen);
 
 #endif

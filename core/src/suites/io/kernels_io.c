@@ -30,8 +30,7 @@ typedef struct {
   char *pending;            /* the buffer of a started split collective */
   MPI_Status status;
   int verifying;            /* in the -check pass, between p_io and v_io */
-  MPI_Offset last_off;      /* -check: file offset and bytes of the last transfer */
-  size_t last_bytes;
+  MPI_Offset last_off;      /* -check: file offset of the last transfer */
 } io_state;
 
 /* ---- the benchmark's name says what it does (IMB_set_bmark) ---- */
@@ -123,6 +122,18 @@ static int end(io_state *s, MPI_Request *req) {
   }
 }
 
+/* Every transfer must move all its bytes: OMPIO reports a full disk as a
+ * short count with MPI_SUCCESS, and a short read would time nothing. */
+static void expect_all(io_state *s, const char *routine) {
+  int got = 0;
+  MPI_Get_count(&s->status, s->type, &got);
+  size_t bytes = got == MPI_UNDEFINED ? 0 : (size_t)got * (s->type == MPI_BYTE ? 1 : s->len);
+  if (bytes == s->len) return;
+  char why[128];
+  snprintf(why, sizeof(why), "only %zu of %zu bytes were transferred", bytes, s->len);
+  io_fatal(routine, s->path, why);
+}
+
 /* ---- setup and teardown ---- */
 
 /* Read flavours read what this writes: every rank fills its own part of
@@ -137,7 +148,8 @@ static void prepare(bench_ctx *c, io_state *s) {
   for (long k = 0; k < s->sections && s->len > 0; k++) {
     MPI_Offset off = file_offset(s, k);
     fill_values(buf, c->dt, s->len / es, writer, (size_t)off / es);
-    io_check(MPI_File_write_at(s->fh, off, buf, s->count, s->type, MPI_STATUS_IGNORE), "MPI_File_write_at", s->path);
+    io_check(MPI_File_write_at(s->fh, off, buf, s->count, s->type, &s->status), "MPI_File_write_at", s->path);
+    expect_all(s, "MPI_File_write_at");
   }
   free(buf);
   c_io(c);  /* every rank sees every rank's data */
@@ -203,9 +215,11 @@ void s_io(bench_ctx *c) {
 
   io_delete_stale(s->fcomm, s->path);
   io_open(s->fcomm, s->path, MPI_MODE_CREATE | MPI_MODE_RDWR | (s->private_file ? MPI_MODE_UNIQUE_OPEN : 0), &s->fh);
+  /* The name goes first, the handles do the rest: a run killed while the
+   * file is prepared leaves nothing either. */
+  s->unlinked = io_unlink_open(s->fh, s->fcomm, s->path, s->acc == ACC_SHARED);
   if (!s->write) prepare(c, s);
   set_view(s);
-  s->unlinked = io_unlink_open(s->fh, s->fcomm, s->path, s->acc == ACC_SHARED);
 }
 
 void t_io(bench_ctx *c) {
@@ -222,12 +236,6 @@ void t_io(bench_ctx *c) {
 
 static char *buffer_of(bench_ctx *c, const io_state *s, long iter) {
   return s->write ? sbuf_at(c, iter) : rbuf_at(c, iter);
-}
-
-static size_t bytes_done(io_state *s) {
-  int got = 0;
-  MPI_Get_count(&s->status, s->type, &got);
-  return got == MPI_UNDEFINED ? 0 : (size_t)got * (s->type == MPI_BYTE ? 1 : s->len);
 }
 
 /* The -check pass (between p_io and v_io): I flavours use their
@@ -247,10 +255,11 @@ static void checked_transfer(bench_ctx *c, io_state *s, long iter) {
         MPI_Request req;
         io_check(begin(s, slot, buf, &req), s->iroutine, s->path);
         io_check(end(s, &req), s->iroutine, s->path);
+        expect_all(s, s->iroutine);
       } else {
         io_check(transfer(s, slot, buf), s->routine, s->path);
+        expect_all(s, s->routine);
       }
-      s->last_bytes = bytes_done(s);
     }
     if (turns) MPI_Barrier(s->fcomm);
   }
@@ -265,6 +274,7 @@ void k_io(bench_ctx *c, long iter) {
   long slot = iter % s->sections;
   rewind_pointer(s, slot);
   io_check(transfer(s, slot, buffer_of(c, s, iter)), s->routine, s->path);
+  expect_all(s, s->routine);
 }
 
 void st_io(bench_ctx *c, long iter, MPI_Request *req) {
@@ -277,6 +287,7 @@ void st_io(bench_ctx *c, long iter, MPI_Request *req) {
 void f_io(bench_ctx *c, long iter, MPI_Request *req) {
   io_state *s = c->user;
   io_check(end(s, req), s->iroutine, s->path);
+  expect_all(s, s->iroutine);
 }
 
 /* IMB's assured completion of a write (IMB 3.1 fix): every process of the
@@ -294,32 +305,34 @@ void p_io(bench_ctx *c, long iter) {
   io_state *s = c->user;
   if (c->r_len) poison(rbuf_at(c, iter), c->r_len);
   s->verifying = 1;
-  s->last_bytes = 0;
 }
 
 /* Reads: the bytes must be the writer's values at the offset read. Writes:
  * the rank reads its bytes back through its own handle and view and
- * compares them with its send buffer (its values from position 0). A short
- * transfer counts its missing elements. */
+ * compares them with its send buffer (its values from position 0). */
 long v_io(bench_ctx *c, long iter) {
   io_state *s = c->user;
   s->verifying = 0;
   size_t es = dtype_size(c->dt), n = s->len / es;
-  long bad = s->last_bytes < s->len ? (long)((s->len - s->last_bytes) / es) : 0;
   char *got = rbuf_at(c, iter);
-  if (!s->write) return bad + check_block(c, got, s->private_file ? c->rank : 0, (size_t)s->last_off / es, n);
+  if (!s->write) return check_block(c, got, s->private_file ? c->rank : 0, (size_t)s->last_off / es, n);
   int turns = s->acc == ACC_SHARED && !s->collective;
   MPI_Offset at = turns ? s->last_off : view_offset(s, iter % s->sections);
   io_check(MPI_File_read_at(s->fh, at, got, s->count, s->type, &s->status), "MPI_File_read_at", s->path);
-  return bad + check_block(c, got, c->rank, 0, n);
+  return check_block(c, got, c->rank, 0, n);
 }
 
 /* ---- Open_Close ---- */
 
+/* The file is created here; the measured opens leave out MPI_MODE_CREATE
+ * (IMB passes it, the file exists by then either way), so when a stopped
+ * rank's signal handler removes the name, the other ranks cannot create it
+ * again before the launcher stops them too. */
 void s_open_close(bench_ctx *c) {
   io_state *s = new_state(c, 0);
   io_delete_stale(s->fcomm, s->path);
-  io_track(s->path);  /* the name exists while Open_Close runs: no handle can outlive it */
+  io_open(s->fcomm, s->path, MPI_MODE_CREATE | MPI_MODE_RDWR, &s->fh);  /* tracked while Open_Close runs */
+  io_check(MPI_File_close(&s->fh), "MPI_File_close", s->path);
 }
 
 /* IMB's pattern: every process opens the same file, writes one byte so the
@@ -328,7 +341,10 @@ void k_open_close(bench_ctx *c, long iter) {
   io_state *s = c->user;
   MPI_File fh;
   char one = 1;
-  io_check(MPI_File_open(s->fcomm, s->path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh), "MPI_File_open", s->path);
+  int rc = MPI_File_open(s->fcomm, s->path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh), cls = 0;
+  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+  if (cls == MPI_ERR_NO_SUCH_FILE) io_fatal("MPI_File_open", s->path, "the file was removed while Open_Close ran (was another rank stopped?)");
+  io_check(rc, "MPI_File_open", s->path);
   io_check(MPI_File_write(fh, &one, 1, MPI_BYTE, MPI_STATUS_IGNORE), "MPI_File_write", s->path);
   io_check(MPI_File_close(&fh), "MPI_File_close", s->path);
 }

@@ -47,3 +47,24 @@ const char *io_posix_path(const char *name) {
   while (isalnum((unsigned char)*p) || *p == '_') p++;
   return *p == ':' && p - name >= 2 ? p + 1 : name;
 }
+
+static const char *skip_number(const char *p) {
+  const char *q = p;
+  while (isdigit((unsigned char)*q)) q++;
+  return q > p ? q : NULL;
+}
+
+int io_is_leftover(const char *entry) {
+  const char *p = entry + (entry[0] == '.');
+  size_t bl = strlen(IO_BASE_NAME);
+  if (strncmp(p, IO_BASE_NAME, bl) != 0) return 0;
+  p += bl;
+  if (p[0] == '_' && p[1] == 'g') {
+    if (!(p = skip_number(p + 2))) return 0;
+  }
+  if (p[0] == '_') {
+    if (!(p = skip_number(p + 1))) return 0;
+  }
+  if (entry[0] == '.') return *p == '.';  /* hidden: only ROMIO's ".<name>.shfp..." */
+  return *p == 0 || *p == '.' || *p == '-';
+}

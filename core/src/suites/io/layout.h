@@ -37,6 +37,13 @@ size_t io_view_to_file(size_t v, size_t X, size_t pos1, size_t len);
  * or -1 if it does not fit in n bytes. */
 int io_file_name(char *buf, size_t n, const char *dir, int group, int rank);
 
+/* Whether a directory entry is one of this suite's files or an MPI-IO
+ * library's companion of one: [.]IMB_out[_g<n>][_<n>], alone or followed
+ * by '.' or '-' and anything (ROMIO's ".IMB_out.shfp.*", OMPIO's
+ * "IMB_out.locktest.*", lock and data files of its shared-pointer
+ * components, our probe files). */
+int io_is_leftover(const char *entry);
+
 /* The POSIX path of an MPI-IO file name: ROMIO's "ufs:", "nfs:", "lustre:"
  * ... prefix removed. */
 const char *io_posix_path(const char *name);
