@@ -26,7 +26,7 @@ static void usage(FILE *f) {
   fprintf(f,
     "usage: mpimark-core SUITE [benchmark[,benchmark...]] [options]\n"
     "\n"
-    "SUITE: mpi1, nbc, mpi4, ext, rma (IMB-MPI1, -NBC, -MPI4, -EXT, -RMA). Benchmark names are IMB's,\n"
+    "SUITE: mpi1, nbc, mpi4, ext, rma, io (IMB-MPI1, -NBC, -MPI4, -EXT, -RMA, -IO). Benchmark names are IMB's,\n"
     "case-insensitive; -list shows them.\n"
     "Other tools, each with its own options (mpimark-core TOOL -help): beff (b_eff),\n"
     "mpibench (LLNL mpiBench), startup (MPI start-up time).\n"
@@ -57,7 +57,8 @@ static void usage(FILE *f) {
     "  -warm_up on|off           untimed warm-up iterations at every size (on)\n"
     "  -window_size N            Uniband/Biband messages in flight (256)\n"
     "  -msg_pause on|off         pause after every size (off)\n"
-    "  -aggregate_mode M         ext, rma: aggregate | non_aggregate | multi (both; default)\n"
+    "  -aggregate_mode M         ext, rma, io: aggregate | non_aggregate | multi (both; default)\n"
+    "  -iodir DIR                io: directory of the benchmark files (current directory)\n"
     "  -help                     this text (anywhere on the line)\n"
     "\n"
     "mpimark options:\n"
@@ -210,6 +211,9 @@ int main(int argc, char **argv) {
              opt.map_p, opt.map_q, P, P);
     return finish(rank, EXIT_BAD_INPUT, err);
   }
+
+  if (suite->precheck && suite->precheck(&opt, list, n, err, sizeof(err)) != 0)
+    return finish(rank, EXIT_BAD_INPUT, err);
 
   int json_failed = 0;
   if (rank == 0) {

@@ -55,8 +55,10 @@ static int64_t timed_loop(bench_ctx *c, long n, long batch, int barrier_each, do
 }
 
 /* The overlap protocol (IMB-NBC, IMB-IO nonblocking): every iteration starts
- * the operation, runs cpu_reps of CPU work, and waits; t_CPU is the CPU part
- * measured inside the same loop, as the user guide defines it. */
+ * the operation, runs cpu_reps of CPU work, and waits (or finishes it); t_CPU
+ * is the CPU part measured inside the same loop, as the user guide defines
+ * it. An assured completion follows every iteration, as in timed_loop's
+ * non-aggregate case, so t_ovrl and t_pure time the same work. */
 static int64_t overlap_loop(bench_ctx *c, long n, long cpu_reps, double *samples, int64_t *cpu_ns) {
   barriers(c->comm, N_BARR, c->opt->imb_barrier);
   int64_t total = 0;
@@ -68,7 +70,9 @@ static int64_t overlap_loop(bench_ctx *c, long n, long cpu_reps, double *samples
     int64_t c0 = now_ns();
     cpu_run(cpu_reps);
     int64_t c1 = now_ns();
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (c->desc->finish) c->desc->finish(c, i, &req);
+    else MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (c->desc->complete && c->aggregate != 1) c->desc->complete(c);
     int64_t t1 = now_ns();
     samples[i] = (double)(t1 - t0);
     total += t1 - t0;

@@ -69,6 +69,9 @@ typedef void (*setup_fn)(bench_ctx *c);
 typedef int64_t (*loop_fn)(bench_ctx *c, long n, double *samples);
 /* Starts the nonblocking operation of iteration iter (overlap protocol). */
 typedef void (*start_fn)(bench_ctx *c, long iter, MPI_Request *req);
+/* Ends what start() began where MPI_Wait cannot: MPI-IO split collectives
+ * (MPI_File_write_all_begin/_end) have no request. */
+typedef void (*finish_fn)(bench_ctx *c, long iter, MPI_Request *req);
 
 struct bench_desc {
   const char *name;       /* IMB's exact spelling */
@@ -87,6 +90,7 @@ struct bench_desc {
   setup_fn complete;      /* assured completion, timed: after every iteration in
                              non-aggregate mode, once after the loop in aggregate mode */
   start_fn start;         /* BF_OVERLAP: begin iteration iter without waiting */
+  finish_fn finish;       /* BF_OVERLAP: end it; NULL means MPI_Wait on the request */
   loop_fn loop;           /* its own timed loop instead of the engine's */
   out_format_t out;
 };
@@ -144,6 +148,10 @@ typedef struct {
   int nonaggregate_first; /* mode order: IMB-RMA runs non-aggregate first, EXT and IO aggregate first */
   int single_np;          /* processes of a single-transfer benchmark; 0 means 2 (IO: 1) */
   long rep_test_cap;      /* the suite's compile-time MSGSPERSAMPLE for calibration; 0 means 1000 (IO: 50) */
+  /* Collective over MPI_COMM_WORLD before any benchmark runs (IO: -iodir is
+   * writable and has room). Returns 0, or -1 on every rank with one line in
+   * err on rank 0. NULL: nothing to check. */
+  int (*precheck)(const options_t *o, const bench_desc *const *list, int n, char *err, size_t errlen);
 } suite_desc;
 
 const suite_desc *find_suite(const char *name);
@@ -157,5 +165,6 @@ extern const suite_desc suite_nbc;
 extern const suite_desc suite_mpi4;
 extern const suite_desc suite_ext;
 extern const suite_desc suite_rma;
+extern const suite_desc suite_io;
 
 #endif

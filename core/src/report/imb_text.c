@@ -34,16 +34,21 @@ static void text_run_begin(reporter_t *r, const run_info_t *in) {
   printf("# Calling sequence was: \n\n#");
   for (int i = 0; i < in->argc; i++) printf(" %s", in->argv[i]);
   printf(" \n\n");
+  /* IMB-IO speaks of io portions and prints no datatype lines (IMB_show_selections). */
+  int io = strcmp(in->suite->name, "io") == 0;
   if (o->have_size_list) {
-    printf("# Message lengths were user defined\n");
+    printf(io ? "# IO lengths were user defined\n" : "# Message lengths were user defined\n");
   } else {
-    printf("# Minimum message length in bytes:   %zu\n", o->zero_size ? (size_t)0 : (size_t)1 << o->msglog_min);
-    printf("# Maximum message length in bytes:   %zu\n", (size_t)1 << o->msglog_max);
+    const char *what = io ? "io portion" : "message length";
+    printf("# Minimum %s in bytes:   %zu\n", what, o->zero_size ? (size_t)0 : (size_t)1 << o->msglog_min);
+    printf("# Maximum %s in bytes:   %zu\n", what, (size_t)1 << o->msglog_max);
   }
   printf("#\n");
-  printf("# MPI_Datatype                   :   %s \n", dtype_mpi_name(o->data_type, 0));
-  printf("# MPI_Datatype for reductions    :   %s \n", dtype_mpi_name(o->red_data_type, 1));
-  printf("# MPI_Op                         :   MPI_SUM  \n");
+  if (!io) {
+    printf("# MPI_Datatype                   :   %s \n", dtype_mpi_name(o->data_type, 0));
+    printf("# MPI_Datatype for reductions    :   %s \n", dtype_mpi_name(o->red_data_type, 1));
+    printf("# MPI_Op                         :   MPI_SUM  \n");
+  }
   printf("# \n# \n\n# List of Benchmarks to run:\n\n");
   for (int i = 0; i < in->n_benchmarks; i++) printf("# %s\n", in->benchmarks[i]->name);
   if (in->cpu_mflops > 0)
