@@ -13,6 +13,9 @@
 #   MPIMARK_SYSTEM_MPIS=1  install Debian's Open MPI and MPICH first when they
 #                          are missing (root with apt-get only); scripts/test.sh
 #                          sets it, because the tests run under both
+#   MPIMARK_CHROMIUM=1     install Debian's chromium when it is missing (root
+#                          with apt-get only); scripts/test.sh sets it, because
+#                          a test renders the HTML report in headless Chromium
 #   PYTHON                 interpreter for .venv (default: python3)
 #
 # Writes .venv/mpimark-env.sh; other scripts source it to get the same MPI,
@@ -71,6 +74,17 @@ if [ "${MPIMARK_SYSTEM_MPIS:-0}" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-g
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q >/dev/null
   apt-get install -y -q openmpi-bin libopenmpi-dev mpich libmpich-dev >/dev/null
+fi
+
+if [ "${MPIMARK_CHROMIUM:-0}" = 1 ] && ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing Debian's chromium (the tests render the HTML report with it)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >/dev/null
+    apt-get install -y -q chromium >/dev/null
+  else
+    say "no chromium, and no root with apt-get to install it: the report rendering tests will skip"
+  fi
 fi
 
 MPICC=$(system_tool mpicc)

@@ -6,7 +6,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-MPIMARK_SYSTEM_MPIS=1 bash scripts/setup.sh
+MPIMARK_SYSTEM_MPIS=1 MPIMARK_CHROMIUM=1 bash scripts/setup.sh
 # shellcheck source=/dev/null
 . .venv/mpimark-env.sh
 

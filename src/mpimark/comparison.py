@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis import Comparison, ComparisonRow
+from mpimark.figures import Key
 from mpimark.summary import Column
 
 
@@ -124,3 +125,126 @@ def to_json(comparison: Comparison, a: str, b: str) -> str:
 
 
 EXPORTS = {"markdown": to_markdown, "csv": to_csv, "json": to_json}
+
+
+# -- several implementations against one baseline (`mpimark compare STUDY`) -----------------------------
+#
+# One row per key, one column group per implementation: its median, its ratio
+# to the baseline's and the test's mark. Each group is the pairwise Comparison
+# (baseline, that implementation), so every number is the one
+# `mpimark compare STUDY:BASELINE STUDY:IMPL` prints.
+
+Pairs = list[tuple[str, Comparison]]  # (implementation label, Comparison(baseline, it))
+INSUFFICIENT_MARK = "?"
+
+
+def _mark(row: ComparisonRow | None) -> str:
+    if row is None:
+        return ""
+    return INSUFFICIENT_MARK if row.note else row.marker
+
+
+def _wide_rows(pairs: Pairs) -> list[tuple[Key, float | None, list[ComparisonRow | None]]]:
+    """Per key in any pair: the baseline's median and each pair's row (None where that pair lacks the key)."""
+    by_key: dict[Key, list[ComparisonRow | None]] = {}
+    for i, (_, comparison) in enumerate(pairs):
+        for row in comparison.rows:
+            by_key.setdefault(row.key, [None] * len(pairs))[i] = row
+    order = sorted(by_key, key=lambda k: (k.benchmark, k.mode, k.processes, -1 if k.group is None else k.group,
+                                          k.bytes))
+    return [(k, next(r.median_a_usec for r in by_key[k] if r is not None), by_key[k]) for k in order]
+
+
+def _benchmark_of(key: Key) -> str:
+    extras = [key.mode] if key.mode else []
+    extras += [] if key.group is None else [f"group {key.group}"]
+    return f"{key.benchmark} ({', '.join(extras)})" if extras else key.benchmark
+
+
+def _wide_headers(baseline: str, pairs: Pairs) -> list[str]:
+    headers = ["benchmark", "np", "bytes", f"{baseline} [usec]"]
+    for label, _ in pairs:
+        headers += [f"{label} [usec]", f"{label}/{baseline}", "p", ""]
+    return headers
+
+
+def _wide_cells(baseline_usec: float | None, rows: list[ComparisonRow | None], key: Key) -> list[str]:
+    cells = [_benchmark_of(key), str(key.processes), str(key.bytes), _usec(baseline_usec)]
+    for row in rows:
+        if row is None:
+            cells += ["-", "-", "-", ""]
+        else:
+            cells += [_usec(row.median_b_usec), "-" if row.ratio is None else f"{row.ratio:.3f}",
+                      "-" if row.p_value is None else f"{row.p_value:.3f}", _mark(row)]
+    return cells
+
+
+def _wide_geomean(pairs: Pairs) -> list[str]:
+    first = pairs[0][1]
+    cells = ["geomean", "", "", _usec(first.geomean_a_usec)]
+    for _, comparison in pairs:
+        ratio = "-" if comparison.geomean_ratio is None else f"{comparison.geomean_ratio:.3f}"
+        cells += [_usec(comparison.geomean_b_usec), ratio, "", ""]
+    return cells
+
+
+def many_footnotes(baseline: str, pairs: Pairs, described: dict[str, str]) -> list[str]:
+    """What each column is, the test, and per implementation what was not compared and why."""
+    alpha = pairs[0][1].alpha
+    lines = [f"{label}: {described.get(label, label)}" for label in [baseline, *(label for label, _ in pairs)]]
+    lines.append(f"ratios: each implementation's median over {baseline}'s (above 1: slower)")
+    lines.append(f"two-sided Mann-Whitney U; ~: no significant difference at alpha = {alpha:g}; "
+                 f"{INSUFFICIENT_MARK}: too few samples or launches to test")
+    if any(len(c.rows) != len(pairs[0][1].rows) for _, c in pairs):
+        lines.append("geomeans: over the rows each implementation has in common with the baseline")
+    for label, comparison in pairs:
+        if comparison.only_a or comparison.only_b:
+            lines.append(f"{label}: not compared: {comparison.only_a} rows only in {baseline}, "
+                         f"{comparison.only_b} only in {label}")
+        lines += [f"warning ({label}): {w}" for w in comparison.warnings]
+    return lines
+
+
+def many_to_rich(baseline: str, pairs: Pairs, described: dict[str, str]) -> Group:
+    names = ", ".join(label for label, _ in pairs)
+    table = Table(title=Text(f"{names}  against  {baseline}"), title_justify="left")
+    for i, header in enumerate(_wide_headers(baseline, pairs)):
+        table.add_column(Text(header), justify="left" if i == 0 else "right")
+    for key, baseline_usec, rows in _wide_rows(pairs):
+        table.add_row(*(Text(cell) for cell in _wide_cells(baseline_usec, rows, key)))
+    if any(c.rows for _, c in pairs):
+        table.add_section()
+        table.add_row(*(Text(cell) for cell in _wide_geomean(pairs)), style="bold")
+    return Group(table, *(Text(line, style="dim") for line in many_footnotes(baseline, pairs, described)))
+
+
+def many_to_markdown(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
+    headers = [header or "verdict" for header in _wide_headers(baseline, pairs)]
+    lines = ["| " + " | ".join(headers) + " |", "|---|" + "|".join("---:" for _ in headers[1:]) + "|"]
+    lines += ["| " + " | ".join(_wide_cells(b, rows, key)) + " |" for key, b, rows in _wide_rows(pairs)]
+    if any(c.rows for _, c in pairs):
+        lines.append("| " + " | ".join(f"**{cell}**" if cell else "" for cell in _wide_geomean(pairs)) + " |")
+    return "\n".join(lines + [""] + [f"- {line}" for line in many_footnotes(baseline, pairs, described)]) + "\n"
+
+
+def many_to_csv(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
+    """Long format: the pairwise CSVs one below the other, each row saying which pair (a, b) it belongs to."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for i, (label, comparison) in enumerate(pairs):
+        rows = list(csv.reader(io.StringIO(to_csv(comparison, baseline, label))))
+        for j, row in enumerate(rows):
+            if j == 0 and i > 0:
+                continue  # one header
+            writer.writerow(["a", "b", *row] if j == 0 else [baseline, label, *row])
+    return out.getvalue()
+
+
+def many_to_json(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
+    document = {"baseline": baseline,
+                "comparisons": [json.loads(to_json(c, described.get(baseline, baseline), described.get(label, label)))
+                                | {"implementation": label} for label, c in pairs]}
+    return json.dumps(document, indent=2) + "\n"
+
+
+MANY_EXPORTS = {"markdown": many_to_markdown, "csv": many_to_csv, "json": many_to_json}

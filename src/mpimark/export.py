@@ -11,9 +11,10 @@ import io
 import math
 from collections.abc import Callable
 
-from mpimark import imb_text
+from mpimark import imb_text, tools
 from mpimark.results import group_results, schema
 from mpimark.store import RunRow
+from mpimark.summary import COLUMNS as SUMMARY_COLUMNS
 from mpimark.summary import Column, describe_run, to_markdown
 
 # -- json: the stream as the core wrote it ------------------------------------
@@ -84,12 +85,17 @@ def to_csv(row: RunRow, records: list[dict]) -> str:
     for result in results:
         fields += [k for k, v in result.items()
                    if k not in known and k not in fields and not isinstance(v, (dict, list))]
+    # The overlap figures (IMB-NBC, MPI-4, Truly_passive_put) flattened, rank as overlap_rank.
+    overlap_fields = _scalar_fields("overlap") if any(r.get("overlap") for r in results) else []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["run_id", *fields, *distribution_fields])
+    writer.writerow(["run_id", *fields, *distribution_fields,
+                     *(f"overlap_{f}" if f == "rank" else f for f in overlap_fields)])
     for result in results:
         distribution = result.get("distribution") or {}
-        values = [row.id, *(result.get(f) for f in fields), *(distribution.get(f) for f in distribution_fields)]
+        overlap = result.get("overlap") or {}
+        values = [row.id, *(result.get(f) for f in fields), *(distribution.get(f) for f in distribution_fields),
+                  *(overlap.get(f) for f in overlap_fields)]
         writer.writerow(["" if v is None else v for v in values])
     return out.getvalue()
 
@@ -112,6 +118,7 @@ MARKDOWN_COLUMNS = (
     Column("mbytes_per_sec", "MB/s", lambda r: r["mbytes_per_sec"], 2),
     Column("median_usec", "median[usec]", lambda r: (r["distribution"] or {}).get("median_usec"), 2),
     Column("ci95_usec", "CI95 [usec]", _ci95),
+    *(c for c in SUMMARY_COLUMNS if c.optional),  # the overlap figures, where a table has them
     Column("status", "status", lambda r: r["status"]),
 )
 
@@ -139,6 +146,9 @@ def to_markdown_export(row: RunRow, records: list[dict]) -> str:
 
 
 def to_imb(row: RunRow, records: list[dict]) -> str:
+    # The core's tools print their own text, not IMB's: b_eff's table, mpiBench's lines, RIKEN's table.
+    if tools.is_tool_run(records, row.suite):
+        return tools.text(records, row.suite)
     return imb_text.imb_text(records)
 
 

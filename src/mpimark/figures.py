@@ -36,14 +36,21 @@ def mode(record: dict) -> str:
 
     Importers put IMB-EXT/IO's AGGREGATE mode or mpiBench's communicator
     label in the record (fields `mode`, `communicator`): rows that differ
-    only in those are different measurements and must not be matched.
+    only in those are different measurements and must not be matched. So
+    are rows measured while other ranks of the job waited (`waiting`, which
+    selection.py adds from the run record: PingPong in a 4-rank job runs on
+    2 ranks, IMB's "2 additional processes waiting in MPI_Barrier"); on an
+    oversubscribed machine busy-polling waiters change the result.
     """
     multi = [] if record.get("multi") is None else [f"multi{record['multi']}"]
-    return " ".join(multi + _imported_modes(record))
+    return " ".join(multi + _extra_modes(record))
 
 
-def _imported_modes(record: dict) -> list[str]:
-    return [str(record[f]) for f in ("mode", "communicator") if record.get(f)]
+def _extra_modes(record: dict) -> list[str]:
+    modes = [str(record[f]) for f in ("mode", "communicator") if record.get(f)]
+    if record.get("waiting"):
+        modes.append(f"{record['waiting']} waiting")
+    return modes
 
 
 def key(record: dict) -> Key:
@@ -53,7 +60,7 @@ def key(record: dict) -> Key:
 def table_key(record: dict) -> tuple[TableKey, str]:
     """The table (plot) a row belongs to: results.TableKey, plus the mode beyond multi."""
     return (TableKey(record["benchmark"], record.get("multi"), record["processes"], record.get("group")),
-            " ".join(_imported_modes(record)))
+            " ".join(_extra_modes(record)))
 
 
 def title(table: tuple[TableKey, str]) -> str:

@@ -12,11 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from mpimark.benchmarks import BenchmarkClass, benchmark_class, checks_data, has_bandwidth
+from mpimark.benchmarks import SUITE_TITLES, Layout, checks_data, table_layout
 
 WIDTH = 13  # IMB's column width
 IMB_METHOD_VERSION = "2021.11"  # as IMB_METHOD_VERSION in core/src/report/imb_text.c
-SUITE_TITLES = {"mpi1": "MPI-1"}
 MPI_TYPE_NAMES = {
     "byte": "MPI_BYTE", "char": "MPI_CHAR", "int": "MPI_INT", "float": "MPI_FLOAT",
     "double": "MPI_DOUBLE", "float16": "MPIX_C_FLOAT16", "bfloat16": "MPIX_C_BF16",
@@ -31,23 +30,26 @@ FAILURE_TEXT = {
 CLOSING = "\n\n# All processes entering MPI_Finalize\n\n"
 
 
+MODE_TEXT = {"aggregate": "AGGREGATE", "non_aggregate": "NON-AGGREGATE"}
+NO_BYTES = (Layout.SYNC, Layout.OVERLAP_SYNC)  # layouts without a #bytes column
+
+
 @dataclass(frozen=True)
 class _Table:
     benchmark: str
     processes: int
     groups: int
     multi: int | None
+    suite: str | None = None
+    mode: str | None = None  # aggregate, non_aggregate (IMB-EXT, IMB-RMA), or None
 
     @property
-    def cls(self) -> BenchmarkClass:
-        return benchmark_class(self.benchmark)
+    def layout(self) -> Layout:
+        return table_layout(self.benchmark, self.suite, self.multi)
 
     @property
-    def ranged(self) -> bool:
-        # t_min/t_max/t_avg columns; the PingPong family shows t_max alone
-        # except in -multi 0 mode.
-        return self.cls in (BenchmarkClass.PARALLEL, BenchmarkClass.COLLECTIVE, BenchmarkClass.SYNC) or (
-            self.cls is BenchmarkClass.SINGLE and self.multi == 0)
+    def checked(self) -> bool:
+        return checks_data(self.benchmark, self.suite)
 
 
 def _dash_line(ncols: int) -> str:
@@ -85,39 +87,52 @@ def header(run: dict) -> str:
         *(f" {arg}" for arg in run.get("command_line", [])),
         " \n\n",
     ]
+    io = suite == "io"  # IMB-IO speaks of io portions and prints no datatype lines
     if options.get("msgsizes") is not None:
-        out.append("# Message lengths were user defined\n")
+        out.append("# IO lengths were user defined\n" if io else "# Message lengths were user defined\n")
     elif options.get("msglog"):
         low, high = (int(x) for x in options["msglog"].split(":"))
         smallest = 0 if options.get("zero_size", "on") == "on" else 1 << low
-        out.append(f"# Minimum message length in bytes:   {smallest}\n")
-        out.append(f"# Maximum message length in bytes:   {1 << high}\n")
+        what = "io portion" if io else "message length"
+        out.append(f"# Minimum {what} in bytes:   {smallest}\n")
+        out.append(f"# Maximum {what} in bytes:   {1 << high}\n")
     data_type = MPI_TYPE_NAMES.get(options.get("data_type", "byte"), "MPI_BYTE")
     red_option = options.get("red_data_type", "float")
     red_type = "MPI_SIGNED_CHAR" if red_option == "char" else MPI_TYPE_NAMES.get(red_option, "MPI_FLOAT")
+    out.append("#\n")
+    if not io:
+        out += [f"# MPI_Datatype                   :   {data_type} \n",
+                f"# MPI_Datatype for reductions    :   {red_type} \n",
+                "# MPI_Op                         :   MPI_SUM  \n"]
     out += [
-        "#\n",
-        f"# MPI_Datatype                   :   {data_type} \n",
-        f"# MPI_Datatype for reductions    :   {red_type} \n",
-        "# MPI_Op                         :   MPI_SUM  \n",
         "# \n# \n\n# List of Benchmarks to run:\n\n",
         *(f"# {name}\n" for name in run.get("benchmarks", [])),
     ]
+    if run.get("cpu_exploit_mflops"):  # the overlap suites: the CPU kernel's rate
+        out.append(f"\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n"
+                   f"# performance of {run['cpu_exploit_mflops']:7.2f} MFlops\n")
     return "".join(out)
+
+
+# The columns after #bytes and #repetitions (columns() in core/src/report/imb_text.c).
+# " overlap[%]" keeps IMB's leading space inside the 13 characters.
+_FIGURES = {
+    Layout.T_BW: ["t[usec]", "Mbytes/sec"],
+    Layout.RANGE_BW: ["t_min[usec]", "t_max[usec]", "t_avg[usec]", "Mbytes/sec"],
+    Layout.RANGE: ["t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+    Layout.SYNC: ["t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+    Layout.RATE: ["Mbytes/sec", "Msg/sec"],
+    Layout.OVERLAP: ["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", " overlap[%]"],
+    Layout.OVERLAP_SYNC: ["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", " overlap[%]"],
+    Layout.PURE_OVRL: ["t_pure[usec]", "t_ovrl[usec]"],
+}
 
 
 def _columns(table: _Table, check: bool) -> list[str]:
     columns = ["Group"] if table.multi == 1 else []
-    columns += ["#repetitions"] if table.cls is BenchmarkClass.SYNC else ["#bytes", "#repetitions"]
-    if table.cls is BenchmarkClass.MSGRATE:
-        columns += ["Mbytes/sec", "Msg/sec"]
-    elif table.ranged:
-        columns += ["t_min[usec]", "t_max[usec]", "t_avg[usec]"]
-        if has_bandwidth(table.benchmark):
-            columns.append("Mbytes/sec")
-    else:
-        columns += ["t[usec]", "Mbytes/sec"]
-    if check and checks_data(table.benchmark):
+    columns += ["#repetitions"] if table.layout in NO_BYTES else ["#bytes", "#repetitions"]
+    columns += _FIGURES[table.layout]
+    if check and table.checked:
         columns.append("defects")
     return columns
 
@@ -178,6 +193,8 @@ def _table_head(table: _Table, run: dict | None) -> str:
     if idle > 0:
         out.append(f"# ( {idle} additional process{'es' if idle > 1 else ''} waiting in MPI_Barrier)\n")
     out.append(_dash_line(len(columns)))
+    if table.mode is not None:
+        out.append(f"#\n#    MODE: {MODE_TEXT.get(table.mode, table.mode.upper())} \n#\n")
     out.append("".join(f"{c:>{WIDTH}}" for c in columns) + "\n")
     return "".join(out)
 
@@ -192,41 +209,65 @@ def _row(table: _Table, result: dict) -> str:
         if result["group"] == 0:
             out.append("\n")  # IMB leaves a blank line before each size's group rows
         out.append(_cell(result["group"] or 0, "d"))
-    if table.cls is not BenchmarkClass.SYNC:
+    layout = table.layout
+    if layout not in NO_BYTES:
         out.append(_cell(result["bytes"], "d"))
     status = result["status"]
     if status != "ok":
         text = FAILURE_TEXT.get(status, f" {status}.")
         return "".join(out) + text.format(needed_gb=result.get("needed_gb") or 0.0) + "\n"
     out.append(_cell(result["repetitions"], "d"))
-    if table.cls is BenchmarkClass.MSGRATE:
+    overlap = result.get("overlap") or {}
+    if layout is Layout.RATE:
         out += [_cell(result["mbytes_per_sec"], ".2f"), _cell(result["msgs_per_sec"], ".0f")]
-    elif table.ranged:
+    elif layout in (Layout.RANGE_BW, Layout.RANGE, Layout.SYNC):
         out += [_cell(result[f], ".2f") for f in ("t_min_usec", "t_max_usec", "t_avg_usec")]
-        if has_bandwidth(table.benchmark):
+        if layout is Layout.RANGE_BW:
             out.append(_cell(result["mbytes_per_sec"], ".2f"))
+    elif layout in (Layout.OVERLAP, Layout.OVERLAP_SYNC):
+        # t_ovrl is t_max (the rank with the largest t_ovrl); the others are that rank's.
+        out += [_cell(result["t_max_usec"], ".2f"), _cell(overlap.get("t_pure_usec"), ".2f"),
+                _cell(overlap.get("t_cpu_usec"), ".2f"), _cell(overlap.get("overlap_percent"), ".2f")]
+    elif layout is Layout.PURE_OVRL:
+        out += [_cell(overlap.get("t_pure_usec"), ".2f"), _cell(result["t_max_usec"], ".2f")]
     else:
         out += [_cell(result["t_max_usec"], ".2f"), _cell(result["mbytes_per_sec"], ".2f")]
-    if result.get("defects") is not None and checks_data(table.benchmark):
+    if result.get("defects") is not None and table.checked:
         out.append(_cell(result["defects"], "d"))
     return "".join(out) + "\n"
+
+
+def _first_result(records: list[dict], index: int) -> dict:
+    """The first result of the table that the benchmark_start event at index opens ({} if none)."""
+    for record in records[index + 1:]:
+        if record["type"] == "event" and record.get("kind") in ("benchmark_start", "invalid_process_count"):
+            return {}
+        if record["type"] == "result":
+            return record
+    return {}
 
 
 def tables(records: list[dict]) -> str:
     """The table blocks (and invalid-process-count lines), in the order the core wrote them."""
     run = next((r for r in records if r["type"] == "run"), None)
     run_multi = _options(run).get("multi")
+    run_suite = (run or {}).get("suite")
     out: list[str] = []
     current: _Table | None = None
-    for record in records:
+    for index, record in enumerate(records):
         kind = record["type"]
         if kind == "event" and record.get("kind") == "benchmark_start":
-            current = _Table(record["benchmark"], record["processes"], record.get("groups", 1), run_multi)
+            # The event names the mode (cores from 0.1.0 on); else the table's first result does.
+            first = _first_result(records, index)
+            mode = record["mode"] if "mode" in record else first.get("mode")
+            current = _Table(record["benchmark"], record["processes"], record.get("groups", 1), run_multi,
+                             first.get("suite") or run_suite, mode)
             out.append(_table_head(current, run))
         elif kind == "event" and record.get("kind") == "invalid_process_count":
             out.append(f"\n# !! Benchmark {record['benchmark']} invalid for {record['processes']} processes !! \n\n")
         elif kind == "result":
-            table = _Table(record["benchmark"], record["processes"], record["groups"], record["multi"])
+            table = _Table(record["benchmark"], record["processes"], record["groups"], record["multi"],
+                           record.get("suite") or run_suite, record.get("mode"))
             if table != current:  # no benchmark_start event before it (e.g. records built by hand)
                 current = table
                 out.append(_table_head(current, run))

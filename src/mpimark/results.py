@@ -31,12 +31,15 @@ class TableKey(NamedTuple):
     multi: int | None
     processes: int
     group: int | None
+    mode: str | None = None  # aggregate, non_aggregate: IMB-EXT/RMA's two tables of one benchmark
 
     def title(self) -> str:
         # The text output names multiple mode "Multi-<Name>" (as IMB does).
         name = self.benchmark if self.multi is None else f"Multi-{self.benchmark}"
         title = f"{name}, {self.processes} processes"
-        return title if self.group is None else f"{title}, group {self.group}"
+        if self.group is not None:
+            title += f", group {self.group}"
+        return title if self.mode is None else f"{title}, {self.mode.replace('_', '-')}"
 
 
 @lru_cache(maxsize=1)
@@ -108,6 +111,7 @@ def group_results(records: list[dict]) -> dict[TableKey, list[dict]]:
     tables: dict[TableKey, list[dict]] = {}
     for record in records:
         if record["type"] == "result":
-            key = TableKey(record["benchmark"], record["multi"], record["processes"], record["group"])
+            key = TableKey(record["benchmark"], record["multi"], record["processes"], record["group"],
+                           record.get("mode"))
             tables.setdefault(key, []).append(record)
     return tables

@@ -47,7 +47,24 @@ def run_label(row: RunRow) -> str:
 
 
 def _load(store: Store, run_id: int) -> LoadedRun:
-    return LoadedRun(store.run(run_id), store.records(run_id))
+    return LoadedRun(store.run(run_id), with_waiting(store.records(run_id)))
+
+
+def with_waiting(records: list[dict]) -> list[dict]:
+    """The records, rows that ran on fewer ranks than the job had marked `waiting: N` (figures.mode).
+
+    IMB runs PingPong on 2 ranks of a 4-rank job (and, without -npmin, the
+    collectives on 2 and then on 4): such a row is another measurement than
+    the same row of a 2-rank job, and must not be pooled with it. Multi-mode
+    rows keep every rank busy; imported runs have no run record to say.
+    """
+    run = next((r for r in records if r["type"] == "run"), None)
+    job = run.get("processes") if run else None
+    if not job:
+        return records
+    return [{**r, "waiting": job - r["processes"]}
+            if r["type"] == "result" and r.get("multi") is None and 0 < r.get("processes", job) < job else r
+            for r in records]
 
 
 def resolve(store: Store, selector: str) -> list[Series]:
@@ -67,7 +84,13 @@ def resolve(store: Store, selector: str) -> list[Series]:
     by_label: dict[str, list[LoadedRun]] = {}
     for member in found:
         by_label.setdefault(member.implementation, []).append(_load(store, member.run_id))
-    return [Series(label, tuple(runs)) for label, runs in by_label.items()]
+    # The order `mpimark matrix --mpi` gave, where a plan says it; else by label.
+    planned = [i["label"] for plan in studies.plans(store, study) for i in plan.get("implementations", [])]
+    rank: dict[str, int] = {}
+    for position, label in enumerate(planned):
+        rank.setdefault(label, position)
+    ordered = sorted(by_label, key=lambda label: rank.get(label, len(planned)))
+    return [Series(label, tuple(by_label[label])) for label in ordered]
 
 
 def load(store: Store, selectors: list[str] | tuple[str, ...]) -> list[Series]:

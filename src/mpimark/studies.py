@@ -12,10 +12,14 @@ number, and rows go when their run goes (ON DELETE CASCADE). Should store.py
 ever take studies over, its migration can adopt this table as it is.
 
 The boundary the matrix command calls:  add_run(store, study, run_id, implementation)
+and, once per invocation, add_plan(store, study, plan): what it was asked to run
+and in which order (the implementations, process counts, rounds, the shuffle
+seed), kept as JSON in the table study_plans.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +34,13 @@ TABLE = """CREATE TABLE IF NOT EXISTS study_runs (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     added_utc TEXT NOT NULL,
     PRIMARY KEY (study, run_id)
+)"""
+
+
+PLANS = """CREATE TABLE IF NOT EXISTS study_plans (
+    study TEXT NOT NULL,
+    added_utc TEXT NOT NULL,
+    plan TEXT NOT NULL
 )"""
 
 
@@ -58,12 +69,33 @@ def _connection(store: Store) -> Iterator[sqlite3.Connection]:
     try:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute(TABLE)
+        conn.execute(PLANS)
         with conn:  # one transaction, committed on success
             yield conn
     except sqlite3.Error as exc:
         raise StoreError(f"cannot use the studies in {store.path}: {exc}") from None
     finally:
         conn.close()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def add_plan(store: Store, study: str, plan: dict) -> None:
+    """Record what a `mpimark matrix` invocation set out to run in study (JSON-serialisable plan)."""
+    check_name(study)
+    with _connection(store) as conn:
+        conn.execute("INSERT INTO study_plans (study, added_utc, plan) VALUES (?, ?, ?)",
+                     (study, _now(), json.dumps(plan, separators=(",", ":"))))
+
+
+def plans(store: Store, study: str) -> list[dict]:
+    """The plans recorded for study, oldest first, each with its added_utc."""
+    with _connection(store) as conn:
+        rows = conn.execute("SELECT added_utc, plan FROM study_plans WHERE study = ? ORDER BY rowid",
+                            (study,)).fetchall()
+    return [{"added_utc": added, **json.loads(plan)} for added, plan in rows]
 
 
 def add_run(store: Store, study: str, run_id: int, implementation: str | None = None) -> Member:
@@ -74,10 +106,9 @@ def add_run(store: Store, study: str, run_id: int, implementation: str | None = 
     check_name(study)
     row = store.run(run_id)  # StoreError when there is no such run
     label = implementation or row.mpi_name or f"run{run_id}"
-    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     with _connection(store) as conn:
         conn.execute("INSERT OR REPLACE INTO study_runs (study, implementation, run_id, added_utc)"
-                     " VALUES (?, ?, ?, ?)", (study, label, run_id, now))
+                     " VALUES (?, ?, ?, ?)", (study, label, run_id, _now()))
     return Member(study, label, run_id)
 
 

@@ -32,6 +32,11 @@ class Column:
     header: str  # table and CSV header; units in brackets
     value: Callable[[dict], object]
     decimals: int | None = None  # None: shown as is (integers, words)
+    optional: bool = False  # shown only where some row has a value (the overlap figures)
+
+
+def _overlap(field: str) -> Callable[[dict], float | None]:
+    return lambda result: (result.get("overlap") or {}).get(field)
 
 
 COLUMNS = (
@@ -42,6 +47,11 @@ COLUMNS = (
     Column("ci95_low_usec", "CI95 low[usec]", _distribution("ci_low_usec"), 2),
     Column("ci95_high_usec", "CI95 high[usec]", _distribution("ci_high_usec"), 2),
     Column("mbytes_per_sec", "MB/s", lambda r: r["mbytes_per_sec"], 2),
+    # IMB-NBC, MPI-4 and Truly_passive_put: the figures of the rank with the largest t_ovrl
+    # (t_avg and the median above are of t_ovrl there).
+    Column("t_pure_usec", "t_pure[usec]", _overlap("t_pure_usec"), 2, optional=True),
+    Column("t_cpu_usec", "t_CPU[usec]", _overlap("t_cpu_usec"), 2, optional=True),
+    Column("overlap_percent", "overlap[%]", _overlap("overlap_percent"), 2, optional=True),
     Column("status", "status", lambda r: r["status"]),
 )
 
@@ -50,11 +60,22 @@ def _numeric(column: Column) -> bool:
     return column.key != "status"
 
 
+def _present(results: list[dict], columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    """columns less the optional ones no result has a value for."""
+    return tuple(c for c in columns if not c.optional or any(c.value(r) is not None for r in results))
+
+
 def _shown_columns(results: list[dict], columns: tuple[Column, ...] = COLUMNS) -> tuple[Column, ...]:
     # People reading a table need the status only where something went wrong.
+    columns = _present(results, columns)
     if all(r["status"] == "ok" for r in results):
         return tuple(c for c in columns if c.key != "status")
     return columns
+
+
+def _key_fields(tables: Tables) -> tuple[str, ...]:
+    # The mode only for runs that have one (IMB-EXT, IMB-RMA), so other runs keep their columns.
+    return tuple(f for f in TableKey._fields if f != "mode" or any(k.mode is not None for k in tables))
 
 
 def _cell(column: Column, result: dict) -> str:
@@ -103,19 +124,23 @@ def to_csv(run: dict, tables: Tables) -> str:
     # One long table: a CSV file holds one table, so the key goes in columns.
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*TableKey._fields, *(c.header for c in COLUMNS)])
+    fields = _key_fields(tables)
+    columns = _present([r for results in tables.values() for r in results], COLUMNS)
+    writer.writerow([*fields, *(c.header for c in columns)])
     for key, results in tables.items():
         for result in results:
-            values = [*key, *(c.value(result) for c in COLUMNS)]
+            values = [*(getattr(key, f) for f in fields), *(c.value(result) for c in columns)]
             writer.writerow(["" if v is None else v for v in values])
     return out.getvalue()
 
 
 def to_json(run: dict, tables: Tables) -> str:
+    fields = _key_fields(tables)
+    columns = _present([r for results in tables.values() for r in results], COLUMNS)
     document = {
         "run": run,
         "tables": [
-            {**key._asdict(), "rows": [{c.key: c.value(r) for c in COLUMNS} for r in results]}
+            {**{f: getattr(key, f) for f in fields}, "rows": [{c.key: c.value(r) for c in columns} for r in results]}
             for key, results in tables.items()
         ],
     }

@@ -1,18 +1,21 @@
-"""A strict reader of IMB-MPI1 text output, written from IMB's layout rules
-(shared/reference/imb.md section 4, notes/imb-facts.md sections 1-4), not
-from the core's source.
+"""A strict reader of IMB text output (IMB-MPI1, and IMB-EXT, -RMA, -NBC,
+-MPI4), written from IMB's layout rules (shared/reference/imb.md section 4,
+notes/imb-facts.md sections 1-4, the user guide's IMB-EXT/RMA/NBC chapters),
+not from the core's source.
 
 parse(text) walks the output line by line and raises ParseError (with the
 line number) at the first line that breaks a rule, so a successful parse
 already proves the layout: the header block, the benchmark list, every
 table's blank line, dash lines of '#' + (ncols*13 - 1) dashes, the title with
 its trailing space, the process / group / rank-order lines, the idle line
-(singular for one process), the column titles right-aligned in 13
-characters, rows of 13-character fields, IMB's failure rows, and the closing
-"# All processes entering MPI_Finalize".
+(singular for one process), the one-sided suites' MODE block, the
+nonblocking suites' CPU_Exploit block, the column titles right-aligned in
+13 characters, rows of 13-character fields, IMB's failure rows, and the
+closing "# All processes entering MPI_Finalize".
 
 The module also holds IMB's rules that say what a run must contain:
-benchmark classes, the column set of each class and the process-count sweep.
+benchmark classes, the column set of each class and the process-count sweep
+(MPI-1 below; the other suites in SUITES).
 """
 
 from __future__ import annotations
@@ -109,6 +112,167 @@ def msglog_sizes(lo: int, hi: int, unit: int = 1, zero_size: bool = True) -> lis
     return out
 
 
+# --- IMB-EXT, IMB-RMA, IMB-NBC, IMB-MPI4 -------------------------------------
+#
+# From the user guide's chapters on these suites (and docs/imb-compatibility.md
+# where mpimark follows the guide rather than IMB's code). Each benchmark has
+# one layout (IMB's out_format):
+#   t_bw         #bytes #repetitions t[usec] Mbytes/sec (single transfers, and
+#                RMA's "multiple transfer" one-origin patterns on any count);
+#                -multi 0 widens it to t_min/t_max/t_avg + Mbytes/sec
+#   range        #bytes #repetitions t_min t_max t_avg
+#   sync         #repetitions t_min t_max t_avg (no message size)
+#   overlap      #bytes #repetitions t_ovrl t_pure t_CPU overlap[%]
+#   overlap_sync the same without #bytes (Ibarrier, Barrier_persist)
+#   pure_ovrl    #bytes #repetitions t_pure t_ovrl (Truly_passive_put)
+
+LAYOUT_COLUMNS = {
+    "t_bw": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"],
+    "range_bw": COLS_TIME_RANGE_AND_BW,
+    "range": COLS_TIME_RANGE,
+    "sync": COLS_SYNC,
+    "overlap": ["#bytes", "#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"],
+    "overlap_sync": ["#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"],
+    "pure_ovrl": ["#bytes", "#repetitions", "t_pure[usec]", "t_ovrl[usec]"],
+}
+OVERLAP_LAYOUTS = {"overlap", "overlap_sync"}
+
+
+@dataclass(frozen=True)
+class Bench:
+    name: str
+    layout: str                  # a LAYOUT_COLUMNS key
+    pair: bool = False           # runs on 2 processes only
+    modes: bool = False          # one table per mode (aggregate, non-aggregate)
+    reduction: bool = False      # moves -red_data_type: sizes in its unit
+    single_element: bool = False  # one size: one element of -red_data_type
+    data: bool = True            # moves data: -check adds a defects column
+    default: bool = True
+    bandwidth: bool = False      # Mbytes/sec column
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str                    # the core's suite argument
+    part: str                    # "<part> part" in the title line
+    benchmarks: tuple[Bench, ...]
+    mode_order: tuple[str, ...] = ()  # JSON spelling, the order of a benchmark's tables
+    overlap: bool = False        # prints the CPU_Exploit block
+
+    @property
+    def defaults(self) -> list[str]:
+        return [b.name for b in self.benchmarks if b.default]
+
+    @property
+    def non_default(self) -> list[str]:
+        return [b.name for b in self.benchmarks if not b.default]
+
+    @property
+    def all(self) -> list[str]:
+        return self.defaults + self.non_default  # the run list: defaults, then the -include'd ones
+
+    def bench(self, name: str) -> Bench:
+        return next(b for b in self.benchmarks if b.name == name)
+
+
+def _single(name: str, **kw) -> Bench:
+    return Bench(name, "t_bw", pair=True, bandwidth=True, **kw)
+
+
+def _overlap_pair(name: str, reduction: bool = False, sync: bool = False) -> tuple[Bench, Bench]:
+    """A nonblocking or persistent collective: NAME (overlap, default) and NAME_pure (non-default)."""
+    return (Bench(name, "overlap_sync" if sync else "overlap", reduction=reduction, data=not sync),
+            Bench(f"{name}_pure", "sync" if sync else "range", reduction=reduction, data=not sync, default=False))
+
+
+EXT = Suite("ext", "MPI-2", (
+    Bench("Window", "range"),
+    _single("Unidir_Get", modes=True), _single("Unidir_Put", modes=True),
+    _single("Bidir_Get", modes=True), _single("Bidir_Put", modes=True),
+    Bench("Accumulate", "range", modes=True, reduction=True),
+), mode_order=("aggregate", "non_aggregate"))
+
+RMA = Suite("rma", "MPI-RMA", (
+    _single("Unidir_put", modes=True), _single("Bidir_put", modes=True),
+    _single("Unidir_get", modes=True), _single("Bidir_get", modes=True),
+    _single("Put_local", modes=True), _single("Get_local", modes=True, default=False),
+    Bench("Put_all_local", "t_bw", bandwidth=True), Bench("Get_all_local", "t_bw", bandwidth=True, default=False),
+    Bench("One_put_all", "t_bw", bandwidth=True), Bench("All_put_all", "range"),
+    Bench("One_get_all", "t_bw", bandwidth=True), Bench("All_get_all", "range"),
+    Bench("Exchange_put", "range"), Bench("Exchange_get", "range"),
+    _single("Accumulate", modes=True, reduction=True), _single("Get_accumulate", modes=True, reduction=True),
+    _single("Fetch_and_op", modes=True, reduction=True, single_element=True),
+    _single("Compare_and_swap", modes=True, reduction=True, single_element=True),
+    Bench("Truly_passive_put", "pure_ovrl", pair=True),
+), mode_order=("non_aggregate", "aggregate"))
+
+NBC = Suite("nbc", "MPI-NBC", tuple(b for name, red, sync in (
+    ("Ibcast", False, False), ("Iallgather", False, False), ("Iallgatherv", False, False),
+    ("Igather", False, False), ("Igatherv", False, False), ("Iscatter", False, False),
+    ("Iscatterv", False, False), ("Ialltoall", False, False), ("Ialltoallv", False, False),
+    ("Ireduce", True, False), ("Ireduce_scatter", True, False), ("Iallreduce", True, False),
+    ("Ibarrier", False, True)) for b in _overlap_pair(name, red, sync)), overlap=True)
+
+MPI4 = Suite("mpi4", "MPI-4", tuple(b for name, red, sync in (
+    ("Bcast_persist", False, False), ("Allgather_persist", False, False), ("Allgatherv_persist", False, False),
+    ("Gather_persist", False, False), ("Gatherv_persist", False, False), ("Scatter_persist", False, False),
+    ("Scatterv_persist", False, False), ("Alltoall_persist", False, False), ("Alltoallv_persist", False, False),
+    ("Reduce_persist", True, False), ("Reduce_scatter_persist", True, False), ("Allreduce_persist", True, False),
+    ("Barrier_persist", False, True)) for b in _overlap_pair(name, red, sync)), overlap=True)
+
+SUITES = {s.name: s for s in (EXT, RMA, NBC, MPI4)}
+MODE_TEXT = {"aggregate": "AGGREGATE", "non_aggregate": "NON-AGGREGATE"}
+
+
+def suite_columns(suite: Suite, name: str, multi: int | None = None, check: bool = False) -> list[str]:
+    b = suite.bench(name)
+    layout = "range_bw" if b.layout == "t_bw" and b.pair and multi == 0 else b.layout
+    cols = list(LAYOUT_COLUMNS[layout])
+    if multi == 1:
+        cols.insert(0, "Group")
+    if check and b.data:
+        cols.append("defects")
+    return cols
+
+
+def suite_tables(suite: Suite, names: list[str], world: int, npmin: int = 2) -> list[tuple[str, int, str | None]]:
+    """(benchmark, processes, mode) of every table, in IMB's order: benchmarks,
+    then process counts, then modes (EXT aggregate first, RMA non-aggregate first)."""
+    out = []
+    for name in names:
+        b = suite.bench(name)
+        counts = [2] if b.pair else process_counts("Allreduce", world, npmin)
+        for q in counts:
+            for mode in (suite.mode_order if b.modes else (None,)):
+                out.append((name, q, mode))
+    return out
+
+
+def suite_sizes(suite: Suite, name: str, lo: int, hi: int, data_bytes: int = 1, red_bytes: int = 4) -> list[int]:
+    b = suite.bench(name)
+    if b.layout in ("sync", "overlap_sync"):
+        return []
+    if b.single_element:
+        return [red_bytes]
+    return msglog_sizes(lo, hi, red_bytes if b.reduction else data_bytes)
+
+
+def list_sizes(suite: Suite, name: str, sizes: list[int], data_bytes: int = 1, red_bytes: int = 4) -> list[int]:
+    """-msgsize: each size rounded up to the element, as -msglog's."""
+    b = suite.bench(name)
+    if b.layout in ("sync", "overlap_sync"):
+        return []
+    if b.single_element:
+        return [red_bytes]
+    unit = red_bytes if b.reduction else data_bytes
+    out: list[int] = []
+    for s in sizes:
+        r = -(-s // unit) * unit
+        if r not in out:
+            out.append(r)
+    return out
+
+
 # --- the parser ---------------------------------------------------------------
 
 class ParseError(AssertionError):
@@ -154,6 +318,7 @@ class Table:
     idle: int = 0
     groups: list[list[int]] | None = None     # "# ( G groups of N ...)" listing
     grid: list[list[int]] | None = None       # "-map" rank order rows
+    mode: str | None = None                   # "# MODE:" block, in the JSON's spelling (aggregate, non_aggregate)
     rows: list[Row] = field(default_factory=list)
     blocks: list[list[Row]] = field(default_factory=list)  # -multi 1: one block per size
 
@@ -174,6 +339,8 @@ class Report:
     benchmarks: list[str]
     tables: list[Table]
     invalid: list[tuple[str, int]]
+    part: str = "MPI-1"                       # the title line's "<part> part"
+    cpu_mflops: float | None = None           # "# For nonblocking benchmarks:" block
 
     def table(self, name: str, processes: int) -> Table:
         found = [t for t in self.tables if t.key == (name, processes)]
@@ -183,12 +350,17 @@ class Report:
     def tables_of(self, name: str) -> list[Table]:
         return [t for t in self.tables if t.name == name]
 
+    @property
+    def table_keys(self) -> list[tuple[str, int, str | None]]:
+        return [(t.name, t.processes, t.mode) for t in self.tables]
+
 
 HEADER_DASH = "#" + "-" * 64
 HEADER_FIELDS = ["Date", "Machine", "System", "Release", "Version", "MPI Version", "MPI Thread Environment"]
 CLOSING = "# All processes entering MPI_Finalize"
 FAILURE = re.compile(r"^((?:.{13})+) (time-out|out-of-mem|int-overflow)\.;(.*)$")
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+PARTS = ("MPI-1", "MPI-2", "MPI-RMA", "MPI-NBC", "MPI-4")
 IDLE = re.compile(r"^# \( (\d+) additional (process|processes) waiting in MPI_Barrier\)$")
 GROUPS = re.compile(r"^# \( (\d+) groups of (\d+) processes each running simultaneous \) $")
 
@@ -249,9 +421,9 @@ class _Lines:
 
 def _parse_header(src: _Lines) -> tuple[dict, str, bool, int | None, int | None, str, str, list[str]]:
     src.exact(HEADER_DASH, "header dash line")
-    title = src.match(r"#    (\S.*), MPI-1 part", "title line")
+    title = src.match(rf"#    (\S.*), ({'|'.join(PARTS)}) part", "title line")
     src.exact(HEADER_DASH, "header dash line")
-    header = {"title": title.group(1)}
+    header = {"title": title.group(1), "part": title.group(2)}
     for name in HEADER_FIELDS:
         m = src.match(rf"# {re.escape(name.ljust(22))}: ?(.*)", f"'{name}' line")
         header[name] = m.group(1)
@@ -284,6 +456,16 @@ def _parse_header(src: _Lines) -> tuple[dict, str, bool, int | None, int | None,
         names.append(src.match(r"# (\w+)", "benchmark name line").group(1))
     if not names:
         raise ParseError(src.i + 1, "empty benchmark list")
+    if src.peek() == "" and src.peek(1) == "# For nonblocking benchmarks:":
+        # IMB-NBC/MPI4: the CPU kernel's rate, "%7.2f" as IMB prints it.
+        src.next("blank line")
+        src.next("nonblocking title")
+        src.exact("", "blank line")
+        src.exact("# Function CPU_Exploit obtains an undisturbed", "CPU_Exploit line")
+        m = src.match(r"# performance of ( *\d+\.\d\d) MFlops", "MFlops line")
+        if len(m.group(1)) < 7:
+            raise ParseError(src.i, "MFlops figure is not %7.2f", m.group(0))
+        header["cpu_mflops"] = m.group(1)
     return header, calling, user_defined, lo, hi, dt, red, names
 
 
@@ -333,6 +515,11 @@ def _parse_table(src: _Lines) -> Table:
         if (table.idle == 1) != (m.group(2) == "process") or table.idle == 0:
             raise ParseError(src.i, "idle line: 'process' is for exactly one, 'processes' for more", nxt)
     src.exact(dash.group(0), "second dash line (same as the first)")
+    if src.peek() == "#":  # IMB-EXT/RMA: "#", "#    MODE: AGGREGATE ", "#"
+        src.next("'#' line before MODE")
+        m = src.match(r"#    MODE: (AGGREGATE|NON-AGGREGATE) ", "MODE line")
+        src.exact("#", "'#' line after MODE")
+        table.mode = {v: k for k, v in MODE_TEXT.items()}[m.group(1)]
     header_line = src.next("column titles")
     table.columns = _fields13(header_line, src.i, "column title")
     if dash_len != len(table.columns) * W:  # '#' + (ncols*13 - 1) dashes
@@ -377,7 +564,7 @@ def _parse_row(line: str, lineno: int, columns: list[str]) -> Row:
         integer = col in ("Group", "#bytes", "#repetitions", "Msg/sec")
         if integer and "." in val:
             raise ParseError(lineno, f"field {col} must be an integer: {val!r}", line)
-        if col.endswith("[usec]") or col == "Mbytes/sec":
+        if col.endswith("[usec]") or col in ("Mbytes/sec", "overlap[%]"):
             if not re.fullmatch(r"-?\d+\.\d\d", val):
                 raise ParseError(lineno, f"field {col} must have 2 decimals (%13.2f): {val!r}", line)
     return Row(lineno, line, "ok", dict(zip(columns, fields)))
@@ -402,4 +589,6 @@ def parse(text: str) -> Report:
         else:
             raise ParseError(src.i + 1, "expected a table (blank line, dash line) or the closing "
                                         "'\\n\\n# All processes entering MPI_Finalize\\n\\n'", src.peek())
-    return Report(header, calling, user_defined, lo, hi, dt, red, names, tables, invalid)
+    cpu = header.get("cpu_mflops")
+    return Report(header, calling, user_defined, lo, hi, dt, red, names, tables, invalid, header["part"],
+                  float(cpu) if cpu is not None else None)

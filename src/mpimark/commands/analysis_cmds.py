@@ -11,12 +11,13 @@ import click
 from rich.console import Console
 
 from mpimark import comparison, studies
+from mpimark.mpi import identify
 from mpimark.analysis import compare_launches
 from mpimark.commands import db_option
 from mpimark.errors import MpimarkError
 from mpimark.importers import FORMATS as IMPORT_FORMATS
 from mpimark.importers import parse_file, store_parsed
-from mpimark.selection import Series, load, resolve
+from mpimark.selection import Series, load, resolve, run_label
 from mpimark.store import Store
 
 class ByteSize(click.ParamType):
@@ -55,22 +56,52 @@ def _describe(series: Series) -> str:
     return f"{series.label} (run{'s' if len(series.runs) > 1 else ''} {ids})"
 
 
+class ByteSizes(click.ParamType):
+    """A comma-separated list of message sizes: 0,1K,1M."""
+
+    name = "sizes"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (list, tuple)):
+            return list(value)
+        return [ByteSize().convert(word, param, ctx) for word in str(value).split(",")]
+
+
+def _only_sizes(runs: tuple, sizes: list[int] | None) -> list[list[dict]]:
+    """Each run's records; with sizes, its result rows of those sizes only."""
+    if not sizes:
+        return [run.records for run in runs]
+    return [[r for r in run.records if r["type"] != "result" or r["bytes"] in sizes] for run in runs]
+
+
 @click.command("compare")
 @click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("b", metavar="[B]", required=False)
+@click.option("--baseline", metavar="IMPL",
+              help="With a study alone: the implementation the others are compared with [default: the first].")
+@click.option("--bytes", "sizes", type=ByteSizes(), metavar="LIST",
+              help="Only these message sizes, comma-separated (8,1K,1M); the geomean is over them.")
 @click.option("--format", "fmt", type=click.Choice(("table", *comparison.EXPORTS)), default="table",
               show_default=True, help="table: for a terminal; markdown, csv, json: for export.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level of the Mann-Whitney U test.")
 @db_option
-def compare_command(a: str, b: str, fmt: str, alpha: float, db: str | None) -> None:
+def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
+                    db: str | None) -> None:
     """Compare B with A row by row: medians, B/A, Mann-Whitney p, '~' when not significant.
 
-    A and B are run ids or STUDY:IMPL selectors.
+    A and B are run ids or STUDY:IMPL selectors. A study alone (`mpimark
+    compare STUDY`) compares each of its implementations with the first (or
+    --baseline), in one table with a column group per implementation.
     """
+    if b is None:
+        _compare_study(a, baseline, sizes, fmt, alpha, db)
+        return
+    if baseline:
+        raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
     with Store(db, create=False) as store:
         side_a, side_b = _one_series(store, a, "A"), _one_series(store, b, "B")
-    result = compare_launches([run.records for run in side_a.runs], [run.records for run in side_b.runs], alpha)
+    result = compare_launches(_only_sizes(side_a.runs, sizes), _only_sizes(side_b.runs, sizes), alpha)
     if not result.rows:
         raise MpimarkError(f"{a} and {b} have no measured row in common (same benchmark, processes, mode, "
                            "group and size); 'mpimark show RUN' lists what each holds")
@@ -79,6 +110,42 @@ def compare_command(a: str, b: str, fmt: str, alpha: float, db: str | None) -> N
         _console().print(comparison.to_rich(result, label_a, label_b))
     else:
         sys.stdout.write(comparison.EXPORTS[fmt](result, label_a, label_b))
+
+
+def _library(series: Series) -> str:
+    """"MPICH 4.0.2" for a series' MPI library (its first run's), else what a legend would say."""
+    row = series.runs[0].row
+    if row.mpi_library_version:
+        _, vendor, version = identify(row.mpi_library_version.splitlines()[0])
+        if version != "unknown":
+            return f"{vendor} {version}"
+    return run_label(row)
+
+
+def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
+                   db: str | None) -> None:
+    with Store(db, create=False) as store:
+        series = resolve(store, selector)
+    if len(series) < 2:
+        raise click.UsageError(f"{selector} names one implementation: give B to compare it with, "
+                               "or a study of several implementations alone")
+    labels = [s.label for s in series]
+    if baseline is not None and baseline not in labels:
+        raise MpimarkError(f"--baseline {baseline}: {selector} has no such implementation; it has {', '.join(labels)}")
+    base = next(s for s in series if s.label == (baseline or labels[0]))
+    pairs = []
+    for other in (s for s in series if s is not base):
+        pairs.append((other.label, compare_launches(_only_sizes(base.runs, sizes), _only_sizes(other.runs, sizes),
+                                                    alpha)))
+    if not any(c.rows for _, c in pairs):
+        raise MpimarkError(f"the implementations of {selector} have no measured row in common (same benchmark, "
+                           "processes, mode, group and size)")
+    described = {s.label: f"{_library(s)}, run{'s' if len(s.runs) > 1 else ''} "
+                          f"{', '.join(str(run.row.id) for run in s.runs)}" for s in series}
+    if fmt == "table":
+        _console().print(comparison.many_to_rich(base.label, pairs, described))
+    else:
+        sys.stdout.write(comparison.MANY_EXPORTS[fmt](base.label, pairs, described))
 
 
 @click.command("plot")
@@ -185,6 +252,13 @@ def study_list(study: str | None, db: str | None) -> None:
         return
     for member in found:
         click.echo(f"{member.study}:{member.implementation}\trun {member.run_id}")
+    if study:
+        with Store(db, create=False) as store:
+            for plan in studies.plans(store, study):
+                labels = ",".join(i["label"] for i in plan.get("implementations", []))
+                seed = "round robin" if plan.get("seed") is None else f"round robin, shuffled with seed {plan['seed']}"
+                click.echo(f"# matrix {plan['added_utc']}: --mpi {labels} -n {','.join(map(str, plan['processes']))} "
+                           f"--repeat {plan['repeat']} ({seed}): {plan['suite']} {' '.join(plan['args'])}")
 
 
 COMMANDS = (compare_command, plot_command, report_command, import_command, study_group)

@@ -11,7 +11,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark import imb_text
+from mpimark import imb_text, tools
 from mpimark.commands import console, db_option, error_line
 from mpimark.export import FORMATS as EXPORT_FORMATS
 from mpimark.export import describe, export
@@ -55,13 +55,31 @@ def runs(db: str | None) -> None:
 
 
 @click.command()
-@click.argument("run_id", metavar="RUN", type=int)
+@click.argument("run_ids", metavar="RUN...", type=int, nargs=-1, required=True)
 @click.option("--stats", is_flag=True, help="Medians and 95% confidence intervals instead of IMB's tables.")
 @db_option
-def show(run_id: int, stats: bool, db: str | None) -> None:
-    """Show a stored run: IMB's tables, or with --stats the statistics."""
+def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
+    """Show stored runs: IMB's tables, or with --stats the statistics.
+
+    Runs of the core's tools show their own tables: b_eff's published table
+    and closing line, mpiBench's lines, RIKEN's start-up table. Several
+    start-up runs (the launches of one `mpimark startup --repeat K`) make
+    one table, with the median over them.
+    """
     with Store(db, create=False) as store:
-        row, records = store.run(run_id), store.records(run_id)
+        loaded = [(store.run(run_id), store.records(run_id)) for run_id in run_ids]
+    if len(loaded) > 1 and not stats and all(tools.module_for(r, row.suite) is tools.startup for row, r in loaded):
+        for row, _ in loaded:
+            click.echo(describe(row))
+        click.echo(tools.startup.report([tools.startup.launch(r, row.id) for row, r in loaded]), nl=False)
+        return
+    for index, (row, records) in enumerate(loaded):
+        if index:
+            click.echo()
+        _show_one(row, records, stats)
+
+
+def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
     run = next((r for r in records if r["type"] == "run"), None)
     click.echo(describe(row))
     if run and not stats:  # with --stats the summary prints this line itself
@@ -70,10 +88,15 @@ def show(run_id: int, stats: bool, db: str | None) -> None:
         click.echo(f"command: {shlex.join(row.launch_command)}")
     if row.environment:
         click.echo("environment: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in row.environment.items()))
+    tool = tools.module_for(records, row.suite)
     if not any(r["type"] == "result" for r in records):
-        click.echo(f"run {run_id} has no results")
+        click.echo(f"run {row.id} has no results")
     elif stats:
         console(sys.stdout).print(to_rich(run, group_results(records)))
+    elif tool is tools.startup:
+        click.echo(tool.text(records, row.id), nl=False)
+    elif tool is not None:
+        click.echo(tool.text(records), nl=False)
     else:
         click.echo(imb_text.tables(records), nl=False)
 
@@ -125,14 +148,16 @@ def summary(file: str, fmt: str, output: str | None) -> None:
     records = read_records(file)
     tables = group_results(records)
     if output is None:
-        _write(sys.stdout, records[0], tables, fmt)
+        _write(sys.stdout, records[0], tables, fmt, records)
     else:
         with open(output, "w", encoding="utf-8") as stream:
-            _write(stream, records[0], tables, fmt)
+            _write(stream, records[0], tables, fmt, records)
 
 
-def _write(stream: TextIO, run: dict, tables: dict, fmt: str) -> None:
-    if fmt == "table":
+def _write(stream: TextIO, run: dict, tables: dict, fmt: str, records: list[dict] | None = None) -> None:
+    if fmt == "table" and records is not None and tools.is_tool_run(records):
+        stream.write(tools.text(records))  # b_eff, mpiBench, start-up: their own tables
+    elif fmt == "table":
         console(stream).print(to_rich(run, tables))
     else:
         stream.write(EXPORTS[fmt](run, tables))

@@ -18,13 +18,13 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark import build, launch, mpi
+from mpimark import benchmarks, build, launch, mpi
 from mpimark.commands import console, db_option, error_line
-from mpimark.store import Store, steering_environment
+from mpimark.store import Store
 
 # The core's suites (core/src/main.c); SUITE is optional because the first
 # word of a run is a suite only when it is one of these.
-SUITES = ("mpi1",)
+SUITES = tuple(benchmarks.SUITES)  # mpi1, nbc, mpi4, ext, rma, io
 EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
 
 
@@ -67,7 +67,7 @@ class PassThroughCommand(click.Command):
                 ours.append(word)
                 if "=" not in word:
                     ours.append(next(words, ""))
-            elif word in flags or re.fullmatch(r"-n\d+", word) or (word.startswith("--") and word != "--"):
+            elif word in flags or re.fullmatch(r"-n\d[\d,]*", word) or (word.startswith("--") and word != "--"):
                 ours.append(word)  # an unknown --option is ours too: the core has none
             elif word != "--":
                 theirs.append(word)
@@ -90,25 +90,37 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
         timeout: float | None, db: str | None, json_file: str | None, quiet: bool) -> None:
     """Run benchmarks under MPI and store every result.
 
-    SUITE is mpi1 (the default). BENCHMARK names and IMB's options
-    (-msglog 0:10, -time 1, -npmin 2, -multi 0, -check, ...) go to the core
-    unchanged: `mpimark run mpi1 PingPong Allreduce -n 2 -msglog 0:10`.
+    SUITE is mpi1 (the default), nbc, mpi4 (MPI-4 libraries only), ext, rma
+    or io, as IMB-MPI1, -NBC, -MPI4, -EXT, -RMA, -IO. BENCHMARK names and IMB's
+    options (-msglog 0:10, -time 1, -npmin 2, -multi 0, -check, ...) go to
+    the core unchanged: `mpimark run mpi1 PingPong Allreduce -n 2 -msglog 0:10`.
     """
     suite, core_args = _suite_and_args(words)
     impl = mpi.find(mpi_name, mpi_prefix)
+    _check_standard(suite, impl)
     core = build.ensure_core(impl, log=_note)
     with Store(db) as store, tempfile.TemporaryDirectory(prefix="mpimark-run-") as scratch:
         json_path = Path(json_file).resolve() if json_file else Path(scratch) / "results.jsonl"
-        argv, env = launch.command(impl, processes, core, suite, core_args, json_path)
-        run_id = store.begin_run(launch_command=argv, environment=steering_environment(env), mpi_name=impl.name,
-                                 mpi_prefix=impl.prefix, requested_processes=processes, suite=suite)
-        outcome = launch.run(argv, env, json_path, lambda record: store.add_record(run_id, record),
-                             impl=impl, processes=processes, timeout=timeout, quiet=quiet)
-        store.finish_run(run_id, outcome.status, outcome.message)
+        run_id, outcome = launch.run_stored(store, impl, processes, core, suite, core_args, json_path,
+                                            timeout=timeout, quiet=quiet)
     _note(f"stored as run {run_id} in {_tilde(store.path)}")
     if outcome.status != "complete":
         error_line(f"run {run_id} {outcome.status}: {outcome.message}")
         ctx.exit(EXIT_INTERRUPTED if outcome.status == "interrupted" else 1)
+
+
+def _check_standard(suite: str, impl: mpi.MpiImpl) -> None:
+    """Refuse a suite the library is too old for: the core would run nothing (and store no run)."""
+    needed = benchmarks.SUITE_NEEDS_STANDARD.get(suite)
+    try:
+        have = tuple(int(x) for x in impl.standard_version.split(".")[:2])
+    except ValueError:
+        return  # an unreadable version: let the core decide
+    if needed and have < needed:
+        raise click.UsageError(
+            f"the {suite} suite needs an MPI {needed[0]}.{needed[1]} library; {impl.name} ({impl.vendor} "
+            f"{impl.version}) implements MPI {impl.standard_version}; choose another with --mpi "
+            "('mpimark mpi list' shows the MPI standard of each)")
 
 
 def _suite_and_args(words: tuple[str, ...]) -> tuple[str, list[str]]:
@@ -118,7 +130,8 @@ def _suite_and_args(words: tuple[str, ...]) -> tuple[str, list[str]]:
         raise click.UsageError("mpimark gives the core its -json file; use --json FILE to keep a copy")
     for word in ("-list", "-help"):  # they print and run nothing: there would be no run to store
         if word in lowered:
-            raise click.UsageError(f"{word} runs no benchmark; ask the core itself: \"$(mpimark build)\" mpi1 {word}")
+            suite = lowered[0] if lowered[0] in SUITES else SUITES[0]
+            raise click.UsageError(f"{word} runs no benchmark; ask the core itself: \"$(mpimark build)\" {suite} {word}")
     if args and args[0].lower() in SUITES:
         return args[0].lower(), args[1:]
     return SUITES[0], args
@@ -158,11 +171,15 @@ def mpi_list(prefixes: tuple[str, ...]) -> None:
 @mpi_group.command("install")
 @click.argument("name", type=click.Choice(sorted(mpi.WHEELS)))
 def mpi_install(name: str) -> None:
-    """pip-install an MPI wheel (pinned) into the running Python environment."""
-    mpi.install_wheel(name, log=_note)
-    impl = next((i for i in mpi.discover()[0] if i.source == "wheel"), None)
+    """Install an MPI wheel (pinned) into a directory of its own.
+
+    Each goes to ~/.local/share/mpimark/mpi/NAME ($MPIMARK_MPI_HOME/NAME), not
+    onto PATH, so the three can be installed side by side and next to the
+    system's MPIs; 'mpimark mpi list' finds them there."""
+    prefix = mpi.install_wheel(name, log=_note)
+    impl = next((i for i in mpi.discover()[0] if i.prefix == str(prefix)), None)
     if impl is None:
-        raise mpi.MpiError(f"pip installed {name}, but no usable MPI appeared in {sys.prefix}/bin; "
+        raise mpi.MpiError(f"pip installed {name} into {prefix}, but no usable MPI is there; "
                            "'mpimark mpi list' says why")
     click.echo(f"{impl.name}: {impl.vendor} {impl.version} (MPI {impl.standard_version}), {impl.mpiexec}")
 

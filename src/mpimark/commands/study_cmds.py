@@ -1,0 +1,182 @@
+"""`mpimark matrix`: a study of the same benchmarks under several MPI implementations.
+
+Declarations and wiring only: the order of the launches and running them is
+matrix.py, each launch is launch.run_stored (as `mpimark run`), finding MPIs
+mpi.py, building build.py, study membership studies.py.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from mpimark import build, matrix, mpi, studies
+from mpimark.analysis import MIN_SAMPLES
+from mpimark.commands import console, db_option, error_line
+from mpimark.commands.run_cmds import EXIT_INTERRUPTED, PassThroughCommand, _note, _suite_and_args
+from mpimark.store import Store, StoreError, default_path
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of names", param_hint="--mpi")
+    return names
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        counts = [int(word) for word in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of process counts (2,4)", param_hint="-n")
+    if len(set(counts)) != len(counts):
+        raise click.BadParameter(f"{text!r} names a process count twice", param_hint="-n")
+    return counts
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02}"
+
+
+def _members(names: list[str]) -> list[matrix.Member]:
+    """Each name's implementation and its core, every core built before anything runs."""
+    impls = [mpi.find(name) for name in names]
+    for i, impl in enumerate(impls):
+        for j in range(i):
+            if impls[j].mpicc == impl.mpicc:
+                raise click.UsageError(f"--mpi names {impl.name} twice ({names[j]}, {names[i]})")
+    return [matrix.Member(name, impl, build.ensure_core(impl, log=_note)) for name, impl in zip(names, impls)]
+
+
+@click.command("matrix", cls=PassThroughCommand,
+               context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[SUITE] [BENCHMARK...] [IMB OPTIONS...]")
+@click.option("--mpi", "mpi_names", required=True, metavar="LIST",
+              help="MPI implementations, comma-separated, as 'mpimark mpi list' names them or by kind "
+                   "(openmpi,mpich,impi); they label the study's runs.")
+@click.option("-n", "--np", "counts", required=True, metavar="LIST", help="Process counts, comma-separated (2,4).")
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Rounds: launches of each implementation at each process count.")
+@click.option("--shuffle", is_flag=True, help="Shuffle each round's order (a random seed, recorded).")
+@click.option("--seed", type=click.IntRange(min=0), help="Shuffle each round's order with this seed.")
+@click.option("--study", metavar="NAME", help="Study name [default: matrix-<UTC date and time>].")
+@click.option("--append", is_flag=True, help="Add to an existing study instead of refusing its name.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Kill a launch after this long and store it as failed; the study goes on.")
+@click.option("--tables", is_flag=True, help="Print IMB's tables of every launch.")
+@db_option
+@click.pass_context
+def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, counts: str, repeat: int,
+                   shuffle: bool, seed: int | None, study: str | None, append: bool, timeout: float | None,
+                   tables: bool, db: str | None) -> None:
+    """Run the same benchmarks under several MPI implementations and process counts, as one study.
+
+    Builds the core for each implementation first, then launches round robin:
+    each round runs every process count under every implementation, side by
+    side, so that drift of the machine hits all of them alike. Every launch is
+    stored as a run of the study (failed ones too); compare, plot and report
+    take the study: `mpimark matrix --mpi openmpi,mpich,impi -n 2,4 --repeat 5
+    PingPong Allreduce -msglog 0:20`. Each launch measures at its own process
+    count (-npmin N is added unless given).
+    """
+    labels, process_counts = _names(mpi_names), _counts(counts)
+    suite, core_args = _suite_and_args(words)
+    if len(set(labels)) != len(labels):
+        raise click.UsageError(f"--mpi names an implementation twice: {mpi_names}")
+    if shuffle and seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    study = study or datetime.now(timezone.utc).strftime("matrix-%Y%m%d-%H%M%S")
+    studies.check_name(study)
+    with Store(db) as store:
+        existing = studies.members(store, study)
+    if existing and not append:
+        raise StoreError(f"study {study!r} exists already ({len(existing)} runs); give another --study name, "
+                         "or --append to add to it")
+    members = _members(labels)
+    launches = matrix.plan(labels, process_counts, repeat, seed)
+    if 1 < repeat < MIN_SAMPLES:
+        _note(f"note: with {repeat} launches per implementation and process count, compare tests launch medians "
+              f"and needs at least {MIN_SAMPLES} on a side: its rows will have no verdict (use --repeat "
+              f"{MIN_SAMPLES} or more, or 1 to test the samples of single launches)")
+    order = "round robin" + (f", each round shuffled with seed {seed}" if seed is not None else "")
+    _note(f"study {study}: {len(launches)} launches ({len(labels)} implementations x {len(process_counts)} process "
+          f"counts x {repeat} round{'s' if repeat > 1 else ''}), {order}")
+    with Store(db) as store:
+        studies.add_plan(store, study, {
+            "command": ["mpimark", "matrix", *sys.argv[2:]] if sys.argv[1:2] == ["matrix"] else None,
+            "implementations": [{"label": m.label, "name": m.impl.name, "library_version": m.impl.library_version,
+                                 "prefix": m.impl.prefix} for m in members],
+            "processes": process_counts, "repeat": repeat, "seed": seed, "suite": suite, "args": core_args,
+        })
+        done: list[matrix.Done] = []
+
+        def started(launch: matrix.Launch) -> None:
+            _note(f"[{launch.index}/{len(launches)}] round {launch.round} of {repeat}: {launch.label}, "
+                  f"{launch.processes} processes")
+
+        def ended(item: matrix.Done) -> None:
+            done.append(item)
+            left = matrix.estimate_left(done, launches[item.launch.index:])
+            eta = f"; about {_clock(left)} left" if left else ""
+            why = f" ({item.message})" if item.message else ""
+            _note(f"[{item.launch.index}/{len(launches)}] run {item.run_id} {item.status}{why}: {item.results} "
+                  f"results in {_clock(item.seconds)}, load {item.load_before:.2f} before{eta}")
+
+        by_label = {m.label: m for m in members}
+        matrix.run(store, study, launches, by_label, suite, core_args, timeout=timeout, quiet=not tables,
+                   on_start=started, on_done=ended)
+    _print_summary(study, done, members, process_counts, db)
+    bad = [d for d in done if d.status != "complete"]
+    if len(done) < len(launches) or (done and done[-1].status == "interrupted"):
+        error_line(f"interrupted after {len(done)} of {len(launches)} launches; the study holds what ran")
+        ctx.exit(EXIT_INTERRUPTED)
+    if bad:
+        runs = ", ".join(f"run {d.run_id} {d.status}" for d in bad)
+        error_line(f"{len(bad)} of {len(launches)} launches did not complete ({runs}); "
+                   "'mpimark show RUN' says what they hold")
+        ctx.exit(1)
+
+
+def _print_summary(study: str, done: list[matrix.Done], members: list[matrix.Member], counts: list[int],
+                   db: str | None) -> None:
+    out = console(sys.stdout)
+    table = Table(title=Text(f"study {study}"), title_justify="left")
+    for header, justify in (("implementation", "left"), ("MPI library", "left"), ("np", "right"),
+                            ("launches", "right"), ("complete", "right"), ("results", "right"),
+                            ("median time", "right"), ("runs", "left")):
+        table.add_column(header, justify=justify)
+    library = {m.label: f"{m.impl.vendor} {m.impl.version}" for m in members}
+    for cell in matrix.summary(done, [m.label for m in members], counts):
+        style = None if cell.complete == cell.launches else "yellow"
+        table.add_row(*(Text(str(value)) for value in (
+            cell.label, library[cell.label], cell.processes, cell.launches, cell.complete, cell.results,
+            _clock(cell.median_seconds), ", ".join(map(str, cell.run_ids)))), style=style)
+    out.print(table)
+    if done:
+        loads = [d.load_before for d in done]
+        total = sum(d.seconds for d in done)
+        out.print(Text(f"{len(done)} launches in {_clock(total)}; 1-minute load average before them "
+                       f"{min(loads):.2f} to {max(loads):.2f} (median {sorted(loads)[len(loads) // 2]:.2f}) "
+                       f"on {mpi.cores()} cores"))
+    db_words = [] if db is None or Path(db).resolve() == default_path().resolve() else ["--db", db]
+    labels = [m.label for m in members]
+    lines = [("compare:", ["mpimark", "compare", study, *db_words], f"every implementation against {labels[0]}")]
+    if len(labels) > 1:
+        lines.append(("", ["mpimark", "compare", f"{study}:{labels[0]}", f"{study}:{labels[1]}", *db_words], None))
+    lines.append(("report:", ["mpimark", "report", study, "-o", "report.html", *db_words], None))
+    lines.append(("plots:", ["mpimark", "plot", study, "-o", "plots/", *db_words], None))
+    for head, argv, comment in lines:
+        out.print(Text(f"{head:9}{shlex.join(argv)}" + (f"    # {comment}" if comment else "")))
+
+
+COMMANDS = (matrix_command,)

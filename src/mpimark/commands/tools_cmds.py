@@ -1,0 +1,270 @@
+"""The core's three tools as commands: beff, mpibench, startup.
+
+Each launch goes through the same path as `mpimark run` (mpi.find,
+build.ensure_core, launch.run_stored: one launch, one stored run); what is
+particular to a tool is only its options and how its results are shown
+(src/mpimark/tools/). stdout carries what the core prints and the tool's
+table; mpimark's own messages go to stderr.
+
+- `mpimark beff -n N [--mem-per-proc MB] [--out DIR] [b_eff options]`:
+  b_eff's files DIR/b_eff.{prot,short,sum,plot,gps} and DIR/b_eff.png.
+- `mpimark mpibench -n N [options] [operations]`: mpiBench's lines.
+- `mpimark startup -n N [--repeat K] [--hello] [--init-only]`: K launches,
+  each stored as a run of its own, then RIKEN's table over them.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+from pathlib import Path
+
+import click
+
+from mpimark import build, launch, mpi
+from mpimark.commands import db_option, error_line
+from mpimark.commands.run_cmds import EXIT_INTERRUPTED, PassThroughCommand, _note, _tilde, mpi_options
+from mpimark.store import Store
+from mpimark.tools import beff as beff_view
+from mpimark.tools import mpibench as mpibench_view
+from mpimark.tools import startup as startup_view
+
+LAUNCH_ENV = "MPIMARK_LAUNCH_NS"  # read by the core's startup tool on rank 0 (docs/startup.md)
+BEFF_PREFIX = "b_eff"  # the core's (and the original's) default file prefix
+PASS_THROUGH = {"ignore_unknown_options": True, "allow_extra_args": True}
+
+
+def _common(function):
+    """-n, --mpi, --mpi-prefix, --timeout, --db, --json: as `mpimark run` has them."""
+    function = click.option("--json", "json_file", type=click.Path(dir_okay=False, writable=True),
+                            help="Also keep the core's JSON Lines results stream in this file.")(function)
+    function = db_option(function)
+    function = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+                            help="Kill the job after this long and mark the run failed.")(function)
+    function = mpi_options(function)
+    return click.option("-n", "--np", "processes", type=click.IntRange(min=1), required=True,
+                        help="Number of MPI processes.")(function)
+
+
+def _refuse(words: tuple[str, ...], own: dict[str, str]) -> list[str]:
+    """The tool's words, refusing those mpimark sets itself (own: word -> what to use instead)."""
+    for word in words:
+        if word.lower() in own:
+            raise click.UsageError(f"{word}: {own[word.lower()]}")
+    return list(words)
+
+
+def _out_dir(out: str | None) -> Path | None:
+    if out is None:
+        return None
+    directory = Path(out).expanduser().resolve()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise click.UsageError(f"--out {out}: cannot create the directory: {exc.strerror}") from None
+    if not directory.is_dir():
+        raise click.UsageError(f"--out {out}: not a directory")
+    return directory
+
+
+def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | None, db: str | None,
+            timeout: float | None, json_file: str | None, args: list[str], *, quiet: bool = False,
+            repeat: int = 1, stamp_env: str | None = None, each=None):
+    """Launch the tool `repeat` times, each a stored run; yield (run_id, outcome, records, db path) per launch.
+
+    Stops after a launch that did not complete (it is stored, with why).
+    """
+    impl = mpi.find(mpi_name, mpi_prefix)
+    core = build.ensure_core(impl, log=_note)
+    with Store(db) as store, tempfile.TemporaryDirectory(prefix=f"mpimark-{tool}-") as scratch:
+        for index in range(repeat):
+            if json_file:
+                json_path = Path(json_file).resolve()
+                if repeat > 1:  # one file per launch: FILE.1.jsonl, FILE.2.jsonl, ...
+                    json_path = json_path.with_name(f"{json_path.stem}.{index + 1}{json_path.suffix or '.jsonl'}")
+            else:
+                json_path = Path(scratch) / f"{tool}-{index + 1}.jsonl"
+            run_id, outcome = launch.run_stored(store, impl, processes, core, tool, args, json_path,
+                                                timeout=timeout, quiet=quiet, stamp_env=stamp_env)
+            records = store.records(run_id)
+            if each is not None:
+                each(index, run_id, outcome)
+            yield run_id, outcome, records, store.path
+            if outcome.status != "complete":
+                return
+
+
+def _fail_if_incomplete(ctx: click.Context, run_id: int, outcome: launch.Outcome) -> None:
+    if outcome.status != "complete":
+        error_line(f"run {run_id} {outcome.status}: {outcome.message}")
+        ctx.exit(EXIT_INTERRUPTED if outcome.status == "interrupted" else 1)
+
+
+# ------------------------------------------------------------------- b_eff
+
+
+@click.command("beff", cls=PassThroughCommand, context_settings=PASS_THROUGH)
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[B_EFF OPTIONS...]")
+@_common
+@click.option("--mem-per-proc", "mem_mb", type=click.IntRange(min=1), metavar="MB",
+              help="Memory per process in MiB (b_eff's -mem; Lmax = min(128 MB, MB/128)) "
+                   "[default: MemTotal / processes on the host].")
+@click.option("--out", "out", metavar="DIR", default=".", show_default=True,
+              help="Directory for b_eff's files: b_eff.prot .short .sum .plot .gps and b_eff.png.")
+@click.option("--quiet", is_flag=True, help="Do not print the core's output (the b_eff table is still printed).")
+@click.pass_context
+def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
+         timeout: float | None, db: str | None, json_file: str | None, mem_mb: int | None, out: str,
+         quiet: bool) -> None:
+    """b_eff, HLRS's effective bandwidth (docs/beff.md); the run is stored.
+
+    b_eff's own options go to the core as they are: -short, -test (quick, not
+    an official b_eff), -noshortlasttwo, -seed N, -yrange MIN:MAX, -mem MB.
+    Prints b_eff's table and the closing line `b_eff = X MB/s = Y * N PEs
+    with M MB/PE on <uname -a>`; writes the protocol (.prot), the short
+    protocol (.short), the summary (.sum), the plot data (.plot, .gps) and a
+    PNG of bandwidth against message length per pattern into --out DIR.
+    """
+    args = _refuse(words, {
+        "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy",
+        "-out": "use --out DIR (the files are DIR/b_eff.*)", "-f": "use --out DIR (the files are DIR/b_eff.*)",
+        "-help": "runs no benchmark; ask the core itself: \"$(mpimark build)\" beff -help"})
+    if processes < 2:
+        raise click.UsageError("b_eff needs at least 2 processes (-n 2 or more)")
+    if mem_mb is not None:
+        if "-mem" in (w.lower() for w in args):
+            raise click.UsageError("give --mem-per-proc or -mem, not both")
+        args += ["-mem", str(mem_mb)]
+    directory = _out_dir(out)
+    prefix = directory / BEFF_PREFIX
+    args += ["-out", str(prefix)]
+    for run_id, outcome, records, db_path in _launch("beff", processes, mpi_name, mpi_prefix, db, timeout,
+                                                      json_file, args, quiet=quiet):
+        _note(f"stored as run {run_id} in {_tilde(db_path)}")
+        if beff_view.summary(records) is not None:
+            beff_view.write_png(records, prefix.with_suffix(beff_view.PNG_SUFFIX))
+            files = [p for p in beff_view.output_files(prefix) if p.exists()]
+            _note(f"files: {', '.join(_tilde(p) for p in files)}")
+            click.echo()
+            click.echo(beff_view.text(records), nl=False)
+        _fail_if_incomplete(ctx, run_id, outcome)
+
+
+# ----------------------------------------------------------------- mpiBench
+
+
+@click.command("mpibench", cls=PassThroughCommand, context_settings=PASS_THROUGH)
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[MPIBENCH OPTIONS...] [OPERATIONS...]")
+@_common
+@click.option("--out", "out", metavar="DIR", help="Also write mpiBench's lines to DIR/mpibench.txt.")
+@click.option("--quiet", is_flag=True, help="Do not print mpiBench's lines as they are measured.")
+@click.pass_context
+def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None,
+             mpi_prefix: str | None, timeout: float | None, db: str | None, json_file: str | None, out: str | None,
+             quiet: bool) -> None:
+    """LLNL mpiBench: collectives over message sizes and sub-communicators (docs/mpibench.md); stored.
+
+    mpiBench's options and operations go to the core as they are:
+    -b/-e <byte> (sizes, e.g. 0 and 64K), -m <byte>, -i <iterations>,
+    -t <usec>, -d <dims>, -p <partition size>, -c, -C, -nobar, and any of
+    Barrier Bcast Alltoall Alltoallv Allgather Allgatherv Gather Gatherv
+    Scatter Allreduce Reduce (default all). Each line gives Avg, Min and Max
+    over the processes (µs per call) and the communicator.
+    """
+    args = _refuse(words, {
+        "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy"})
+    directory = _out_dir(out)
+    for run_id, outcome, records, db_path in _launch("mpibench", processes, mpi_name, mpi_prefix, db, timeout,
+                                                      json_file, args, quiet=quiet):
+        _note(f"stored as run {run_id} in {_tilde(db_path)}")
+        if directory is not None:
+            path = directory / "mpibench.txt"
+            path.write_text(mpibench_view.text(records), encoding="utf-8")
+            _note(f"file: {_tilde(path)}")
+        if quiet:
+            click.echo(mpibench_view.text(records), nl=False)
+        _fail_if_incomplete(ctx, run_id, outcome)
+
+
+# ------------------------------------------------------------------ start-up
+
+
+@click.command("startup", cls=PassThroughCommand, context_settings=PASS_THROUGH)
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[STARTUP OPTIONS...]")
+@_common
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="Launch K times; each launch is stored as a run of its own.")
+@click.option("--hello", is_flag=True, help="Also print osu_hello's line (`This is a test with N processes`).")
+@click.option("--init-only", is_flag=True, help="Only MPI_Init, as osu_init: no barrier phase.")
+@click.option("--out", "out", metavar="DIR", help="Also write the table to DIR/startup.txt.")
+@click.option("--verbose", is_flag=True, help="Print the core's output of every launch.")
+@click.pass_context
+def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
+            timeout: float | None, db: str | None, json_file: str | None, repeat: int, hello: bool, init_only: bool,
+            out: str | None, verbose: bool) -> None:
+    """MPI start-up time (docs/startup.md): K launches, shown as RIKEN's table; each launch is stored.
+
+    For every launch, the time from just before the launcher starts
+    (MPIMARK_LAUNCH_NS, taken by mpimark) to each rank's first instruction,
+    to the end of MPI_Init and to the end of a first MPI_Barrier; TIME(MIN)
+    and TIME(MAX) over the ranks per launch, and the median over launches.
+    Then each launch's MPI_Init time as osu_init prints it, and the
+    launcher's start-to-exit time (what `time mpiexec osu_hello` measures;
+    printed, not stored); --hello adds osu_hello's line, --init-only
+    measures MPI_Init alone. With --repeat K, --json FILE keeps launch k's
+    stream as FILE.k.jsonl.
+    """
+    args = _refuse(words, {
+        "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy",
+        "-launch-ns": f"mpimark takes the launch time itself ({LAUNCH_ENV}, just before the launcher starts)",
+        "-help": "runs no benchmark; ask the core itself: \"$(mpimark build)\" startup -help"})
+    lowered = [w.lower() for w in args]
+    if hello and "-hello" not in lowered:
+        args.append("-hello")
+    if init_only and "-init-only" not in lowered:
+        args.append("-init-only")
+    directory = _out_dir(out)
+
+    def progress(index: int, run_id: int, outcome: launch.Outcome) -> None:
+        seconds = (outcome.exit_ns - outcome.launch_ns) / 1e9 if outcome.exit_ns and outcome.launch_ns else None
+        took = f", launcher start to exit {seconds:.3f} s" if seconds is not None else ""
+        _note(f"launch {index + 1} of {repeat}: run {run_id} {outcome.status}{took}")
+
+    launches, ids, exits = [], [], []
+    failed = None
+    db_path = None
+    for run_id, outcome, records, db_path in _launch("startup", processes, mpi_name, mpi_prefix, db, timeout,
+                                                      json_file, args, quiet=not verbose, repeat=repeat,
+                                                      stamp_env=LAUNCH_ENV, each=progress):
+        ids.append(run_id)
+        if outcome.status != "complete":
+            failed = (run_id, outcome)
+            break
+        launches.append(startup_view.launch(records, run_id))
+        if outcome.exit_ns and outcome.launch_ns:
+            exits.append((outcome.exit_ns - outcome.launch_ns) / 1e6)
+    if ids:
+        _note(f"stored as run{'s' if len(ids) > 1 else ''} {_id_list(ids)} in {_tilde(db_path)}; "
+              f"'mpimark show {' '.join(map(str, ids))}' shows this table again")
+    if launches:
+        text = startup_view.report(launches)
+        if exits:
+            text += (f"# launcher start to exit [s] per launch (what `time mpiexec ...` measures; not stored): "
+                     f"{' '.join(f'{ms / 1000:.3f}' for ms in exits)}"
+                     + (f"; median {statistics.median(exits) / 1000:.3f}" if len(exits) > 1 else "") + "\n")
+        click.echo(text, nl=False)
+        if directory is not None:
+            path = directory / "startup.txt"
+            path.write_text(text, encoding="utf-8")
+            _note(f"file: {_tilde(path)}")
+    if failed:
+        _fail_if_incomplete(ctx, *failed)
+
+
+def _id_list(ids: list[int]) -> str:
+    if len(ids) > 2 and ids == list(range(ids[0], ids[-1] + 1)):
+        return f"{ids[0]}-{ids[-1]}"
+    return ", ".join(map(str, ids))
+
+
+COMMANDS = (beff, mpibench, startup)

@@ -1,0 +1,157 @@
+"""`mpimark matrix`: one study of the same benchmarks under several MPI implementations.
+
+The plan: every implementation at every process count, in rounds. A round
+launches each (process count, implementation) once, the implementations side
+by side within a process count:
+
+    round 1: openmpi -n 2, mpich -n 2, impi -n 2, openmpi -n 4, mpich -n 4, impi -n 4
+    round 2: the same again, ...
+
+so that slow drift of the machine (other jobs, heat, a daemon waking up) hits
+every implementation alike instead of whichever happened to run during it,
+and `--repeat K` gives K launches of each, the unit compare tests on
+(reference/method.md §4.4). With a seed each round is shuffled as well
+(random.Random(seed)), so no implementation always runs right after the same
+other one; the seed is kept in the study's plan (studies.add_plan).
+
+run() launches the plan through launch.run_stored, exactly as `mpimark run`
+launches, and adds each run to the study under its implementation label. A
+launch that fails is stored as a failed run and the study goes on; an
+interrupted one (Ctrl-C) ends it. Names, builds and printing are the
+command's (commands/study_cmds.py).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mpimark import launch as launcher
+from mpimark import studies
+from mpimark.mpi import MpiImpl
+from mpimark.store import Store
+
+
+@dataclass(frozen=True)
+class Member:
+    """An implementation of the study: its label (what --mpi named), what it is, its core."""
+
+    label: str
+    impl: MpiImpl
+    core: Path
+
+
+@dataclass(frozen=True)
+class Launch:
+    index: int  # 1-based position in the order
+    round: int  # 1-based
+    label: str
+    processes: int
+
+
+@dataclass(frozen=True)
+class Done:
+    launch: Launch
+    run_id: int
+    status: str  # store.FINAL_STATUSES
+    message: str | None
+    results: int
+    seconds: float
+    load_before: float  # the 1-minute load average when the launch started
+
+
+def plan(labels: Sequence[str], counts: Sequence[int], repeat: int, seed: int | None = None) -> list[Launch]:
+    """The launches in order: `repeat` rounds of every (process count, implementation), shuffled with a seed."""
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, not {repeat}")
+    shuffle = random.Random(seed).shuffle if seed is not None else None
+    order: list[Launch] = []
+    for number in range(1, repeat + 1):
+        cells = [(label, n) for n in counts for label in labels]
+        if shuffle:
+            shuffle(cells)
+        order += [Launch(len(order) + i + 1, number, label, n) for i, (label, n) in enumerate(cells)]
+    return order
+
+
+def core_args(args: Sequence[str], processes: int) -> list[str]:
+    """IMB's options for a launch of `processes` ranks: `-npmin N` added unless given.
+
+    Each launch then measures the collectives at its own process count only,
+    not again at every smaller power of two (which the launches at those
+    counts measure without waiting ranks). PingPong and the other two-rank
+    benchmarks still run in the larger jobs, as IMB runs them: 2 ranks, the
+    rest waiting in a barrier; compare, plot and report keep those rows apart
+    (selection.with_waiting).
+    """
+    given = any(word.lower() == "-npmin" for word in args)
+    return list(args) if given else [*args, "-npmin", str(processes)]
+
+
+def estimate_left(done: Sequence[Done], left: Sequence[Launch]) -> float | None:
+    """Seconds the launches left will take: each as the mean of its (implementation, count) so far,
+    else the mean of all so far; None before the first launch ended."""
+    if not done:
+        return None
+    overall = statistics.fmean(d.seconds for d in done)
+    cells: dict[tuple[str, int], list[float]] = {}
+    for d in done:
+        cells.setdefault((d.launch.label, d.launch.processes), []).append(d.seconds)
+    return sum(statistics.fmean(cells.get((x.label, x.processes), [overall])) for x in left)
+
+
+def run(store: Store, study: str, launches: Sequence[Launch], members: dict[str, Member], suite: str,
+        args: Sequence[str], *, timeout: float | None = None, quiet: bool = True,
+        on_start: Callable[[Launch], None] = lambda launch: None,
+        on_done: Callable[[Done], None] = lambda done: None) -> list[Done]:
+    """Launch each in order, store it as a run and add it to study; stop after an interrupted one."""
+    finished: list[Done] = []
+    with tempfile.TemporaryDirectory(prefix="mpimark-matrix-") as scratch:
+        for launch in launches:
+            member = members[launch.label]
+            on_start(launch)
+            load = os.getloadavg()[0]
+            started = time.monotonic()
+            run_id, outcome = launcher.run_stored(
+                store, member.impl, launch.processes, member.core, suite, core_args(args, launch.processes),
+                Path(scratch) / f"launch-{launch.index}.jsonl", timeout=timeout, quiet=quiet)
+            studies.add_run(store, study, run_id, launch.label)
+            done = Done(launch, run_id, outcome.status, outcome.message, outcome.results,
+                        time.monotonic() - started, load)
+            finished.append(done)
+            on_done(done)
+            if outcome.status == "interrupted":
+                break
+    return finished
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One implementation at one process count, over its launches."""
+
+    label: str
+    processes: int
+    launches: int
+    complete: int
+    results: int
+    run_ids: tuple[int, ...]
+    median_seconds: float
+
+
+def summary(done: Sequence[Done], labels: Sequence[str], counts: Sequence[int]) -> list[Cell]:
+    """Per implementation and process count (in the plan's order): launches, complete ones, results, runs."""
+    cells = []
+    for label in labels:
+        for n in counts:
+            mine = [d for d in done if d.launch.label == label and d.launch.processes == n]
+            if mine:
+                cells.append(Cell(label, n, len(mine), sum(d.status == "complete" for d in mine),
+                                  sum(d.results for d in mine), tuple(d.run_id for d in mine),
+                                  statistics.median(d.seconds for d in mine)))
+    return cells

@@ -1,0 +1,1 @@
+"""The one-sided and nonblocking suites under both MPIs (see conftest.py)."""
