@@ -224,17 +224,28 @@ void io_check(int rc, const char *routine, const char *path) {
 
 /* ROMIO keeps a shared file pointer in ".<name>.shfp.<numbers>" next to the
  * file, created on first use and deleted at close. */
-static void remove_shfp_files(const char *path) {
+/* Companion files the MPI-IO layers keep open beside a data file: ROMIO's
+ * shared-pointer file ".<name>.shfp.*" and Open MPI's sharedfp/lockedfile
+ * "<name>-<jobid>-<pid>.lock" (made at every MPI_File_open). Every process
+ * holds them open by descriptor once the file is open, so their names can go
+ * with the data file's; a SIGKILL then leaves nothing behind. */
+static int is_companion(const char *entry, const char *name) {
+  size_t n = strlen(name), len = strlen(entry);
+  if (entry[0] == '.' && strncmp(entry + 1, name, n) == 0 && strncmp(entry + 1 + n, ".shfp.", 6) == 0) return 1;
+  return strncmp(entry, name, n) == 0 && entry[n] == '-' && len > n + 5 && strcmp(entry + len - 5, ".lock") == 0;
+}
+
+static void remove_companion_files(const char *path) {
   const char *p = io_posix_path(path);
   const char *slash = strrchr(p, '/');
-  char dir[PATH_LEN], prefix[PATH_LEN], victim[2 * PATH_LEN + 2];
+  char dir[PATH_LEN], victim[2 * PATH_LEN + 2];
   if (slash) snprintf(dir, sizeof(dir), "%.*s", (int)(slash - p) + (slash == p), p);
   else snprintf(dir, sizeof(dir), ".");
-  snprintf(prefix, sizeof(prefix), ".%s.shfp.", slash ? slash + 1 : p);
+  const char *name = slash ? slash + 1 : p;
   DIR *d = opendir(dir);
   if (!d) return;
   for (struct dirent *e; (e = readdir(d)) != NULL;)
-    if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+    if (is_companion(e->d_name, name)) {
       snprintf(victim, sizeof(victim), "%s/%s", dir, e->d_name);
       unlink(victim);
     }
@@ -271,7 +282,7 @@ int io_unlink_open(MPI_File fh, MPI_Comm comm, const char *path, int shared_fp) 
   MPI_Comm_rank(comm, &r);
   if (r == 0) {
     gone = unlink(io_posix_path(path)) == 0 || errno == ENOENT;
-    if (shared_fp) remove_shfp_files(path);
+    remove_companion_files(path);
   }
   MPI_Bcast(&gone, 1, MPI_INT, 0, comm);
   if (gone) io_untrack(path);
