@@ -41,16 +41,6 @@ def available(private_cache) -> dict[str, mpi.MpiImpl]:
 
 
 @pytest.fixture
-def need(available):
-    def need(name: str) -> mpi.MpiImpl:
-        if name not in available:
-            pytest.skip(f"no {name} on this machine")
-        return available[name]
-
-    return need
-
-
-@pytest.fixture
 def db(tmp_path) -> Path:
     return tmp_path / "results.db"
 

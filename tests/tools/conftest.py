@@ -65,16 +65,6 @@ def available(setup_env) -> dict[str, mpi.MpiImpl]:
     return {impl.name: impl for impl in mpi.discover()[0]}
 
 
-@pytest.fixture
-def need(available):
-    def need(name: str) -> mpi.MpiImpl:
-        if name not in available:
-            pytest.skip(f"no {name} on this machine")
-        return available[name]
-
-    return need
-
-
 def mpimark(*args: str, timeout: float = TIMEOUT_S, env: dict[str, str] | None = None,
             cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mpimark.cli", *args], capture_output=True, text=True,
