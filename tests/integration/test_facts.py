@@ -16,7 +16,7 @@ import pytest
 from . import imbtext
 from .conftest import CORE, ROOT, core_stderr_lines, error_lines, load_env, run_core
 
-SCHEMA = json.loads((ROOT / "src" / "mpimark" / "schema" / "results-v1.schema.json").read_text())
+SCHEMA = json.loads((ROOT / "src" / "mpimark" / "records" / "schema" / "results-v1.schema.json").read_text())
 
 
 def singleton(*args: str) -> subprocess.CompletedProcess:
