@@ -3,6 +3,9 @@
 `need(name)` skips a test when the named implementation is missing; each
 directory's conftest provides the `available` mapping it draws from (they set
 up their environments differently).
+
+Every test that uses the front end's modules directly gets the benchmark facts
+as the command line does: from the built core (records/benchmarks.py).
 """
 
 from __future__ import annotations
@@ -10,6 +13,10 @@ from __future__ import annotations
 import pytest
 
 from mpimark.execution import mpi
+from mpimark.execution.core import benchmark_facts
+from mpimark.records import benchmarks
+
+benchmarks.use_core_facts(benchmark_facts)
 
 
 @pytest.fixture
