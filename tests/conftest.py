@@ -8,6 +8,9 @@ MPIMARK_SLOW=1.
 `need(name)` skips a test when the named implementation is missing; each
 directory's conftest provides the `available` mapping it draws from (they set
 up their environments differently).
+
+Every test that uses the front end's modules directly gets the benchmark facts
+as the command line does: from the built core (records/benchmarks.py).
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ from pathlib import Path
 import pytest
 
 from mpimark.execution import mpi
+from mpimark.execution.core import benchmark_facts
+from mpimark.records import benchmarks
+
+benchmarks.use_core_facts(benchmark_facts)
 
 TESTS = Path(__file__).parent
 MPI_DIRECTORIES = ("integration", "suites", "tools", "io", "frontend")

@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 #include "engine/registry.h"
 #include "engine/sysinfo.h"
+#include "report/bench_facts.h"
 #include "report/reporter.h"
 #include "tools/tools.h"
 #include "util/options.h"
@@ -46,7 +47,8 @@ static void usage(FILE *f) {
     "  -input FILE               benchmark names from a file, one per line\n"
     "  -include B1,B2            add benchmarks (also non-default ones) to the list\n"
     "  -exclude B1,B2            remove benchmarks from the list\n"
-    "  -list                     list the benchmarks and exit\n"
+    "  -list                     list the benchmarks and exit; without SUITE every suite's\n"
+    "  -list -json [FILE]        the benchmark facts as JSON, on stdout or in FILE (docs/results-format.md)\n"
     "  -thread_level L           single | funneled | serialized | multiple | nompiinit (single)\n"
     "  -root_shift on|off        rotate the root of rooted collectives every iteration (off)\n"
     "  -sync on|off              untimed barrier after every collective call (on)\n"
@@ -120,10 +122,27 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
   return 0;
 }
 
-static void print_list(const suite_desc *s) {
-  printf("mpimark-core %s\nList of benchmarks:\n%s:\n", MPIMARK_VERSION, s->name);
-  for (int i = 0; i < s->n_benchmarks; i++)
-    printf("    %s%s\n", s->benchmarks[i].name, (s->benchmarks[i].flags & BF_DEFAULT) ? "" : " (non-default)");
+/* -list: IMB's list of suite s, or of every suite when s is NULL; with -json
+ * the benchmark facts instead (bench_facts.h), on stdout or in the FILE. */
+static int print_list(const suite_desc *s, const options_t *o, char *err) {
+  if (o->json_stdout || o->json_path[0]) {
+    FILE *f = o->json_stdout ? stdout : fopen(o->json_path, "w");
+    if (!f) {
+      snprintf(err, ERR_LEN, "cannot write the -json file '%.400s'; give a writable path", o->json_path);
+      return -1;
+    }
+    bench_facts_print(f, s);
+    if (f != stdout) fclose(f);
+    return 0;
+  }
+  printf("mpimark-core %s\nList of benchmarks:\n", MPIMARK_VERSION);
+  for (int k = 0; s ? k == 0 : suite_at(k) != NULL; k++) {
+    const suite_desc *t = s ? s : suite_at(k);
+    printf("%s:\n", t->name);
+    for (int i = 0; i < t->n_benchmarks; i++)
+      printf("    %s%s\n", t->benchmarks[i].name, (t->benchmarks[i].flags & BF_DEFAULT) ? "" : " (non-default)");
+  }
+  return 0;
 }
 
 static const char *mpi_thread_name(int level) {
@@ -154,6 +173,17 @@ int main(int argc, char **argv) {
     /* -help wins anywhere on the line, suite or not; rank 0 answers below. */
     options_defaults(&opt, "mpi1");
     opt.help = 1;
+  } else if (!suite && argc > 1 && argv[1][0] == '-') {
+    /* No suite word: only -list, which then lists every suite. */
+    options_defaults(&opt, "mpi1");
+    parse_rc = options_parse(&opt, argc, argv, 1, err, sizeof(err));
+    if (parse_rc == 0 && !opt.list) {
+      char names[128];
+      suite_names(names, sizeof(names));
+      snprintf(err, sizeof(err), "no suite given; the first argument names the suite (%s) or a tool "
+               "(beff, mpibench, startup); -list alone lists every suite", names);
+      parse_rc = -1;
+    }
   } else if (!suite) {
     char names[128];
     suite_names(names, sizeof(names));
@@ -184,10 +214,11 @@ int main(int argc, char **argv) {
     return finish(rank, 0, NULL);
   }
   if (opt.list) {
-    if (rank == 0) print_list(suite);
-    return finish(rank, 0, NULL);
+    int rc = rank == 0 ? print_list(suite, &opt, err) : 0;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return finish(rank, rc ? EXIT_BAD_INPUT : 0, err);
   }
-  if (suite->n_benchmarks == 0) {
+  if (!suite_runnable(suite)) {
     /* Not an error: the library predates what the suite measures. */
     int v, sv;
     MPI_Get_version(&v, &sv);

@@ -1,6 +1,7 @@
 /* The JSON Lines stream of docs/results-format.md: one record per line,
  * flushed as soon as it is written so a killed run keeps what it finished. */
 #include "report/reporter.h"
+#include "report/bench_facts.h"
 #include "engine/datatypes.h"
 #include "util/jsonw.h"
 
@@ -109,6 +110,7 @@ static void json_run_begin(reporter_t *r, const run_info_t *in) {
   jw_arr_begin(&jw, "benchmarks");
   for (int i = 0; i < in->n_benchmarks; i++) jw_str(&jw, NULL, in->benchmarks[i]->name);
   jw_arr_end(&jw);
+  bench_facts_write_suite(&jw, "benchmark_facts", in->suite);
   jw_obj_end(&jw);
   jw_end_line(&jw);
 }

@@ -409,6 +409,11 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       NEED_VALUE();
       snprintf(o->io_dir, sizeof(o->io_dir), "%s", val);
     } else if (str_ieq(name, "json")) {
+      /* -list -json: no FILE, the benchmark facts go to stdout (checked below). */
+      if (i + 1 >= argc || (argv[i + 1][0] == '-' && argv[i + 1][1] != 0)) {
+        o->json_stdout = 1;
+        continue;
+      }
       NEED_VALUE();
       snprintf(o->json_path, sizeof(o->json_path), "%s", val);
     } else if (str_ieq(name, "check")) {
@@ -427,6 +432,10 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       NEED_VALUE();
       if (parse_bool(val, targets[k])) BAD_VALUE("use on or off");
     }
+  }
+  if (o->json_stdout && !o->list) {
+    snprintf(err, errlen, "option -json needs a FILE; only -list -json writes to stdout");
+    return -1;
   }
   return 0;
 }

@@ -66,6 +66,7 @@ typedef struct {
   int check;              /* -check on|off (IMB's compile-time CHECK) */
   int aggregate_mode;     /* -aggregate_mode (EXT, RMA, IO): AGG_BOTH, AGG_ONLY, AGG_NONE */
   char json_path[1024];   /* -json FILE */
+  int json_stdout;        /* a bare -json (no FILE): only with -list, the benchmark facts on stdout */
   char io_dir[1024];      /* -iodir DIR (IO): where the benchmark files go; "" = current directory */
 
   int list;               /* -list */
