@@ -8,7 +8,7 @@ import os
 import statistics
 
 import pytest
-from mpimark.results import read_records, validate_record
+from mpimark.records.results import read_records, validate_record
 
 from . import imbtext
 from .conftest import CORE, close, match_tables

@@ -35,12 +35,11 @@ from pathlib import Path
 from typing import IO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn, \
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, \
     TimeRemainingColumn
 
-from mpimark.mpi import MpiImpl, cores, identify, launch_flags
-from mpimark.results import parse_record
-from mpimark.store import Store, steering_environment
+from mpimark.execution.mpi import cores, identify, launch_flags, MpiImpl
+from mpimark.records.results import parse_record
 
 GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down
 POLL_S = 0.1
@@ -67,23 +66,6 @@ def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: l
     argv = [impl.mpiexec, *launch_flags(impl, processes, cores()), "-n", str(processes), str(core), suite,
             *args, "-json", str(json_path)]
     return argv, {**os.environ, **impl.env}
-
-
-def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
-               json_path: Path | str, *, timeout: float | None = None, quiet: bool = False,
-               stamp_env: str | None = None) -> tuple[int, Outcome]:
-    """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
-
-    What `mpimark run` does for its one launch and `mpimark matrix` for each
-    of its launches. An exception from the store ends the job and propagates.
-    """
-    argv, env = command(impl, processes, core, suite, args, json_path)
-    run_id = store.begin_run(launch_command=argv, environment=steering_environment(env), mpi_name=impl.name,
-                             mpi_prefix=impl.prefix, requested_processes=processes, suite=suite)
-    outcome = run(argv, env, json_path, lambda record: store.add_record(run_id, record),
-                  impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env)
-    store.finish_run(run_id, outcome.status, outcome.message)
-    return run_id, outcome
 
 
 def check_run_record(record: dict, impl: MpiImpl, processes: int) -> str | None:

@@ -105,6 +105,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (run_id, seq)
         )""",
     ),
+    # 2: studies (storage/studies.py). Their tables were created outside the
+    # migrations before; IF NOT EXISTS adopts them as they are.
+    (
+        """CREATE TABLE IF NOT EXISTS study_runs (
+            study TEXT NOT NULL,
+            implementation TEXT NOT NULL,
+            run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            added_utc TEXT NOT NULL,
+            PRIMARY KEY (study, run_id)
+        )""",
+        """CREATE TABLE IF NOT EXISTS study_plans (
+            study TEXT NOT NULL,
+            added_utc TEXT NOT NULL,
+            plan TEXT NOT NULL      -- JSON: what one `mpimark matrix` set out to run
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
@@ -231,8 +247,8 @@ class Store:
                                  "move it away or use --db") from None
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction; IMMEDIATE takes the write lock up front, so a
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (the store's own, and its neighbours' such as studies.py); IMMEDIATE takes the write lock up front, so a
         busy database fails at BEGIN (after the busy timeout), not half way."""
         with self._guard():
             conn = self._connection()
@@ -244,6 +260,11 @@ class Store:
                     conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """The rows of one read-only statement."""
+        with self._guard():
+            return self._connection().execute(sql, params).fetchall()
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -306,7 +327,7 @@ class Store:
     def begin_run(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
                   mpi_prefix: str | None, requested_processes: int, suite: str) -> int:
         """A new run in status 'running'; only the MPI-steering part of environment is kept."""
-        with self._write() as conn:
+        with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
                 " launch_command, environment) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
@@ -324,7 +345,7 @@ class Store:
             text = _dumps(record)
         except (TypeError, ValueError) as exc:
             raise StoreError(f"cannot store a {kind} record of run {run_id}: {exc}") from None
-        with self._write() as conn:
+        with self.transaction() as conn:
             seq, run_seq, end_seq = self._require_run(conn, run_id)
             if (kind == "run" and run_seq is not None) or (kind == "end" and end_seq is not None):
                 raise StoreError(f"run {run_id} already has its {kind} record")
@@ -357,7 +378,7 @@ class Store:
     def finish_run(self, run_id: int, status: str, message: str | None = None) -> None:
         if status not in FINAL_STATUSES:
             raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
-        with self._write() as conn:
+        with self.transaction() as conn:
             self._require_run(conn, run_id)
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
                          (status, message, _now_utc(), run_id))
