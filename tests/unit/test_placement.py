@@ -8,6 +8,7 @@ import pytest
 
 from mpimark.execution import placement as pl
 from mpimark.execution.placement import Placement, PlacementError
+from mpimark.records import placement as stored
 
 
 def known(host: str) -> None:
@@ -188,14 +189,16 @@ def test_record_round_trip():
 
 
 def test_describe_and_differences():
-    assert pl.describe(None) == "launcher default"
-    assert pl.describe(TWO_BY_TWO.to_record()) == ("hosts n1,n2; 2 per node; bind core; env UCX_TLS=tcp X=a b; "
-                                                   "launcher args --mca btl self,tcp")
+    assert stored.describe(None) == stored.describe(Placement().to_record()) == "launcher default"
+    assert stored.describe(TWO_BY_TWO.to_record()) == ("hosts n1,n2; 2 per node; bind core; env UCX_TLS=tcp X=a b; "
+                                                       "launcher args --mca btl self,tcp")
+    assert stored.describe(Placement(hosts=("a",), hostfile="/h").to_record()) == "hosts a (from /h)"
     other = Placement(hosts=("n1", "n2"), ppn=2, bind="none", env=(("UCX_TLS", "tcp"), ("X", "a b")))
-    assert pl.differences(TWO_BY_TWO.to_record(), other.to_record()) == [
+    assert stored.differences(TWO_BY_TWO.to_record(), other.to_record()) == [
         "bind: core vs none", "launcher args: --mca btl self,tcp vs default"]
-    assert pl.differences(TWO_BY_TWO.to_record(), TWO_BY_TWO.to_record()) == []
-    assert pl.differences(None, None) == []
+    assert stored.differences(TWO_BY_TWO.to_record(), TWO_BY_TWO.to_record()) == []
+    assert stored.differences(None, Placement().to_record()) == []
+    assert stored.differences(None, {"hosts": ["a"]}) == ["hosts: default vs a"]
 
 
 @pytest.mark.parametrize("record, text", [
@@ -206,10 +209,17 @@ def test_describe_and_differences():
     (None, None),
 ])
 def test_nodes_by_ranks(record, text):
-    assert pl.nodes_by_ranks(record) == text
+    assert stored.nodes_by_ranks(record) == text
 
 
 def test_env_everywhere():
     ranks = [{"env": {"A": "1", "B": None}}, {"env": {"A": "1", "B": "x"}}, {"env": {"A": "1", "B": "x"}}]
-    assert pl.env_everywhere({"ranks": ranks}) == {"A": True, "B": False}
-    assert pl.env_everywhere({}) == {}
+    assert stored.env_everywhere({"ranks": ranks}) == {"A": True, "B": False}
+    assert stored.rank_env({"ranks": ranks}) == {"A": ["1"], "B": [None, "x"]}
+    assert stored.env_everywhere({}) == {}
+
+
+def test_rank_lines():
+    ranks = [{"rank": 0, "host": "a", "cpus": "0"}, {"rank": 1, "host": "a", "cpus": "1"},
+             {"rank": 2, "host": "b", "cpus": "0-1"}, {"rank": 3, "host": "a", "cpus": None}]
+    assert stored.rank_lines({"ranks": ranks}) == ["a: ranks 0-1,3 on cpus 0 | 1 | ?", "b: ranks 2 on cpus 0-1"]
