@@ -13,9 +13,7 @@ from mpimark.records import placement as stored
 
 def shape(nodes: int | None, ranks_per_node: list[int] | None) -> str:
     """'2 × 2' (nodes × ranks per node) from the store's columns; '' when unknown."""
-    if not nodes or not ranks_per_node:
-        return ""
-    return stored.nodes_by_ranks({"ranks_per_node": ranks_per_node}) or ""
+    return stored.shape(nodes, ranks_per_node) or ""
 
 
 def lines(asked: Mapping | None, run: Mapping | None) -> list[str]:

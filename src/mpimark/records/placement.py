@@ -111,3 +111,36 @@ def _ranges(numbers: list[int]) -> str:
             parts.append(str(start) if start == n else f"{start}-{n}")
             start = None
     return ",".join(parts)
+
+
+def shape(nodes: int | None, ranks_per_node: list[int] | None) -> str | None:
+    """'2 × 2' from the store's nodes and ranks_per_node columns; None when unknown."""
+    if not nodes or not ranks_per_node:
+        return None
+    return nodes_by_ranks({"ranks_per_node": ranks_per_node})
+
+
+def side_differences(a: list[tuple[Mapping | None, str | None]], b: list[tuple[Mapping | None, str | None]],
+                     name_a: str = "A", name_b: str = "B") -> list[str]:
+    """Why two sets of runs (each run: its stored placement, its nodes × ranks) were not placed alike.
+
+    One line per difference between the sides ('placement differs: bind:
+    core vs none', 'nodes × ranks per node differ: 2 × 2 vs 1 × 4'), and one
+    for a side whose own runs differ among themselves; [] when all alike.
+    """
+    lines = []
+    for label, side in ((name_a, a), (name_b, b)):
+        if len({describe(p) for p, _ in side}) > 1:
+            lines.append(f"the runs of {label} differ in placement among themselves: "
+                         + "; ".join(sorted({describe(p) for p, _ in side})))
+        if len({s for _, s in side if s}) > 1:
+            lines.append(f"the runs of {label} ran on different nodes × ranks per node: "
+                         + ", ".join(sorted({s for _, s in side if s})))
+    if a and b:
+        found = differences(a[0][0], b[0][0])
+        if found:
+            lines.append(f"placement differs ({name_a} vs {name_b}): " + "; ".join(found))
+        shape_a, shape_b = a[0][1], b[0][1]
+        if shape_a and shape_b and shape_a != shape_b:
+            lines.append(f"nodes × ranks per node differ ({name_a} vs {name_b}): {shape_a} vs {shape_b}")
+    return lines
