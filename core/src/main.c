@@ -4,6 +4,7 @@
  * Lines reporter. Bad input ends every rank with one line and exit 2. */
 #include "engine/datatypes.h"
 #include "engine/engine.h"
+#include "engine/finish.h"
 #include "engine/registry.h"
 #include "engine/sysinfo.h"
 #include "report/reporter.h"
@@ -17,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_BAD_INPUT 2
-#define EXIT_SKIPPED 3
-#define EXIT_CHECK_FAILED 4
-#define ERR_LEN OPT_ERR_LEN
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -66,13 +63,6 @@ static void usage(FILE *f) {
     "  -json FILE                write the JSON Lines results stream to FILE\n");
 }
 
-/* Ends every rank the same way: rank 0 says why in one line. */
-static int finish(int rank, int code, const char *msg) {
-  if (rank == 0 && msg && *msg) fprintf(stderr, "mpimark-core: error: %s\n", msg);
-  MPI_Finalize();
-  return code;
-}
-
 static int is_listed(const bench_desc **list, int n, const bench_desc *b) {
   for (int i = 0; i < n; i++)
     if (list[i] == b) return 1;
@@ -88,7 +78,7 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
                      : i < o->n_names + o->n_include ? o->include[i - o->n_names]
                      : o->exclude[i - o->n_names - o->n_include];
     if (!find_benchmark(s, name)) {
-      snprintf(err, ERR_LEN, "unknown benchmark '%s' in suite %s; run 'mpimark-core %s -list' to see the names",
+      snprintf(err, OPT_ERR_LEN, "unknown benchmark '%s' in suite %s; run 'mpimark-core %s -list' to see the names",
                name, s->name, s->name);
       return -1;
     }
@@ -114,7 +104,7 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
   }
   *n = k;
   if (*n == 0) {
-    snprintf(err, ERR_LEN, "no benchmark left to run; check -exclude");
+    snprintf(err, OPT_ERR_LEN, "no benchmark left to run; check -exclude");
     return -1;
   }
   return 0;
@@ -144,7 +134,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && str_ieq(argv[1], "mpibench")) return mpibench_main(argc, argv);
   if (argc > 1 && str_ieq(argv[1], "startup")) return startup_main(argc, argv);
   static options_t opt;
-  char err[ERR_LEN] = {0};
+  char err[OPT_ERR_LEN] = {0};
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
   int parse_rc = 0;
   int asks_help = 0;

@@ -5,6 +5,8 @@
  * lengths, logarithmic averages over ring and random patterns, then over
  * both. See docs/beff.md for every formula and for what differs. */
 #include "tools/beff/beff.h"
+#include "engine/finish.h"
+#include "util/parse.h"
 #include "util/strutil.h"
 #include "util/timer.h"
 
@@ -16,9 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#define EXIT_BAD_INPUT 2
-#define EXIT_CHECK_FAILED 4
-#define ERR_LEN 512
 
 const char *const beff_method_name[BEFF_METHODS] = {"Sndrcv", "Alltoal", "non-blk"};
 
@@ -42,16 +41,6 @@ static void usage(FILE *f) {
     "  -help            this text\n");
 }
 
-static int parse_ll(const char *s, long long lo, long long hi, long long *out) {
-  char *end;
-  if (!s || !*s) return -1;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (*end || errno || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
-
 static int parse_args(beff_t *s, int argc, char **argv, char *err) {
   snprintf(s->prefix, sizeof(s->prefix), "b_eff");
   for (int i = 2; i < argc; i++) {
@@ -69,7 +58,7 @@ static int parse_args(beff_t *s, int argc, char **argv, char *err) {
       }
       i++;
       if (str_ieq(a, "-mem")) {
-        if (parse_ll(v, 1, 1LL << 40, &s->mem_mb)) {
+        if (parse_integer(v, 1, 1LL << 40, &s->mem_mb)) {
           snprintf(err, ERR_LEN, "-mem '%s' is not a memory size in MiB; give a positive integer, e.g. -mem 128", v);
           return -1;
         }
@@ -88,7 +77,7 @@ static int parse_args(beff_t *s, int argc, char **argv, char *err) {
         snprintf(s->json, sizeof(s->json), "%s", v);
       } else if (str_ieq(a, "-seed")) {
         long long seed;
-        if (parse_ll(v, 0, LLONG_MAX, &seed)) {
+        if (parse_integer(v, 0, LLONG_MAX, &seed)) {
           snprintf(err, ERR_LEN, "-seed '%s' is not a non-negative integer", v);
           return -1;
         }
@@ -618,12 +607,6 @@ static void analyse(beff_t *s) {
   s->bw_pp = bmax;
 }
 
-static int finish(int rank, int code, const char *msg) {
-  if (rank == 0 && msg && *msg) fprintf(stderr, "mpimark-core: error: %s\n", msg);
-  MPI_Finalize();
-  return code;
-}
-
 int beff_main(int argc, char **argv) {
   static beff_t st;
   beff_t *s = &st;
@@ -732,7 +715,7 @@ int beff_main(int argc, char **argv) {
     localtime_r(&now, &tm);
     strftime(s->date, sizeof(s->date), "%a %b %e %H:%M:%S %Y", &tm);
     if (beff_write_files(s, err, sizeof(err)) != 0) {
-      fprintf(stderr, "mpimark-core: error: %s\n", err);
+      error_line(err);
       rc = EXIT_BAD_INPUT;
     }
     beff_print_summary(s, stdout);

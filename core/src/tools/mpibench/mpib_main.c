@@ -6,6 +6,8 @@
  * call unless -nobar) and divides by the iterations; the line shows the
  * average, minimum and maximum of those per-rank times over all ranks. */
 #include "tools/common/tool_run.h"
+#include "engine/finish.h"
+#include "util/parse.h"
 #include "tools/mpibench/mpib_calc.h"
 #include "tools/tools.h"
 #include "util/strutil.h"
@@ -21,9 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define EXIT_BAD_INPUT 2
-#define EXIT_CHECK_FAILED 4
-#define ERR_LEN 512
 #define MPIB_VERSION "1.5"               /* the mpiBench version whose output is reproduced */
 #define DEFAULT_TIME_LIMIT_US 50000.0    /* neither -i nor -t given */
 
@@ -84,16 +83,6 @@ static void usage(FILE *f) {
     "\n");
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out) {
-  char *end;
-  if (!s || !*s) return -1;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (*end || errno || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
-
 static int parse_args(mpib_opts_t *o, int argc, char **argv, char *err) {
   memset(o, 0, sizeof(*o));
   o->start = 0;
@@ -138,7 +127,7 @@ static int parse_args(mpib_opts_t *o, int argc, char **argv, char *err) {
       snprintf(err, ERR_LEN, "-%c needs a value; see 'mpimark-core mpibench -h'", flag);
       return -1;
     }
-    long n;
+    long long n;
     switch (flag) {
       case 'b': case 'e': case 'm': {
         size_t bytes;
@@ -152,7 +141,7 @@ static int parse_args(mpib_opts_t *o, int argc, char **argv, char *err) {
         break;
       }
       case 'i':
-        if (parse_int(v, 1, LONG_MAX, &n)) {
+        if (parse_integer(v, 1, LONG_MAX, &n)) {
           snprintf(err, ERR_LEN, "-i '%s' is not a positive iteration count", v);
           return -1;
         }
@@ -160,7 +149,7 @@ static int parse_args(mpib_opts_t *o, int argc, char **argv, char *err) {
         o->iters_set = 1;
         break;
       case 't':
-        if (parse_int(v, 0, LONG_MAX, &n)) {
+        if (parse_integer(v, 0, LONG_MAX, &n)) {
           snprintf(err, ERR_LEN, "-t '%s' is not a time limit in microseconds (0 = none)", v);
           return -1;
         }
@@ -168,14 +157,14 @@ static int parse_args(mpib_opts_t *o, int argc, char **argv, char *err) {
         o->time_set = 1;
         break;
       case 'd':
-        if (parse_int(v, 0, MPIB_MAX_DIMS, &n)) {
+        if (parse_integer(v, 0, MPIB_MAX_DIMS, &n)) {
           snprintf(err, ERR_LEN, "-d '%s' is not a number of dimensions from 0 to %d", v, MPIB_MAX_DIMS);
           return -1;
         }
         o->ndims = (int)n;
         break;
       default:
-        if (parse_int(v, 0, INT_MAX, &n)) {
+        if (parse_integer(v, 0, INT_MAX, &n)) {
           snprintf(err, ERR_LEN, "-p '%s' is not a partition size (number of ranks)", v);
           return -1;
         }
@@ -413,12 +402,6 @@ static void measure(report_t *r, coll_t *c, const comm_entry_t *ce, int ci) {
     verify(c);
   }
   print_timings(r, c, ce, ci, t, iters, estimated, checked);
-}
-
-static int finish(int rank, int code, const char *msg) {
-  if (rank == 0 && msg && *msg) fprintf(stderr, "mpimark-core: error: %s\n", msg);
-  MPI_Finalize();
-  return code;
 }
 
 int mpibench_main(int argc, char **argv) {

@@ -7,18 +7,19 @@
  * "MPI process generation time" table; it also reports the MPI_Init and
  * first-barrier durations, osu_init's line and, with -hello, osu_hello's. */
 #include "tools/tools.h"
+#include "engine/finish.h"
+#include "util/parse.h"
 #include "util/strutil.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_BAD_INPUT 2
-#define ERR_LEN 512
 #define N_STAMPS 4               /* main entry, before MPI_Init, after MPI_Init, after the first barrier */
 
 int64_t startup_main_entry_ns;
@@ -49,12 +50,10 @@ static void usage(FILE *f) {
     "  -help           this text\n");
 }
 
+/* Nanoseconds since the epoch: a positive integer. */
 static int parse_ns(const char *s, int64_t *out) {
-  char *end;
-  if (!s || !*s || *s == '-') return -1;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (*end || errno || v <= 0) return -1;
+  long long v;
+  if (parse_integer(s, 1, LLONG_MAX, &v)) return -1;
   *out = v;
   return 0;
 }
@@ -143,11 +142,10 @@ int startup_main(int argc, char **argv) {
   int rank, n;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  if (parse_rc || o.help) {
-    if (rank == 0 && parse_rc) fprintf(stderr, "mpimark-core: error: %s\n", err);
-    if (rank == 0 && o.help) usage(stdout);
-    MPI_Finalize();
-    return parse_rc ? EXIT_BAD_INPUT : 0;
+  if (parse_rc) return finish(rank, EXIT_BAD_INPUT, err);
+  if (o.help) {
+    if (rank == 0) usage(stdout);
+    return finish(rank, 0, NULL);
   }
 
   /* The launch time: the option, else rank 0's environment. */
@@ -176,11 +174,7 @@ int startup_main(int argc, char **argv) {
     if (rank == 0) json_failed = tool_json_open(&tr, o.json, err, sizeof(err)) != 0;
   }
   MPI_Bcast(&json_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (json_failed) {
-    if (rank == 0) fprintf(stderr, "mpimark-core: error: %s\n", err);
-    MPI_Finalize();
-    return EXIT_BAD_INPUT;
-  }
+  if (json_failed) return finish(rank, EXIT_BAD_INPUT, err);
 
   if (rank == 0) {
     double *ms = malloc(sizeof(double) * (size_t)n);
@@ -269,6 +263,5 @@ int startup_main(int argc, char **argv) {
     free(ms);
     free(all);
   }
-  MPI_Finalize();
-  return 0;
+  return finish(rank, 0, NULL);
 }
