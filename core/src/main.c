@@ -221,26 +221,13 @@ int main(int argc, char **argv) {
   memset(&info, 0, sizeof(info));
   info.opt = &opt;
   info.suite = suite;
-  info.argc = argc;
-  info.argv = argv;
-  info.thread_requested = mpi_thread_name(requested);
-  info.thread_provided = mpi_thread_name(provided);
   info.benchmarks = list;
   info.n_benchmarks = n;
-  MPI_Get_version(&info.mpi_version, &info.mpi_subversion);
-  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
-  int liblen;
-  MPI_Get_library_version(lib, &liblen);
-  char *nl = strchr(lib, '\n');
-  if (nl) *nl = 0;
-  snprintf(info.mpi_library, sizeof(info.mpi_library), "%s", lib);
-  info.mpi_wtick = MPI_Wtick();
   engine_t engine;
   memset(&engine, 0, sizeof(engine));
   engine.opt = &opt;
   engine.suite = suite;
-  sysinfo_collect(&info, &engine.host);
-  timer_selftest(100000, &info.timer);
+  run_info_collect(&info, &engine.host, argc, argv, mpi_thread_name(requested), mpi_thread_name(provided));
 
   engine_prepare(&engine, list, n);
   info.cpu_mflops = engine.cpu_mflops;

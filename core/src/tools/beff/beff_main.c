@@ -624,7 +624,7 @@ int beff_main(int argc, char **argv) {
   if (s->N < 2) return finish(s->rank, EXIT_BAD_INPUT, "b_eff needs at least 2 MPI processes; start it with mpiexec -n 2 or more");
 
   static tool_run_t tr;
-  tool_collect(&tr, argc, argv, NULL);
+  tool_collect(&tr, argc, argv);
 
   /* Memory per process: -mem, else MemTotal / ranks on this host; the
    * smallest over all ranks, so every rank uses the same Lmax. */

@@ -419,7 +419,7 @@ int mpibench_main(int argc, char **argv) {
   }
 
   static tool_run_t tr;
-  tool_collect(&tr, argc, argv, NULL);
+  tool_collect(&tr, argc, argv);
   int json_failed = 0;
   if (rank == 0 && o.json[0]) json_failed = tool_json_open(&tr, o.json, err, sizeof(err)) != 0;
   MPI_Bcast(&json_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);

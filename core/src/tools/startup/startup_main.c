@@ -170,7 +170,7 @@ int startup_main(int argc, char **argv) {
   int json_failed = 0;
   if (o.json[0]) {
     /* Machine facts only for the record: after the measurement, and only with -json. */
-    tool_collect(&tr, argc, argv, NULL);
+    tool_collect(&tr, argc, argv);
     if (rank == 0) json_failed = tool_json_open(&tr, o.json, err, sizeof(err)) != 0;
   }
   MPI_Bcast(&json_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
