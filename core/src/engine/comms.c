@@ -12,7 +12,8 @@ void groups_create(groups_t *g, int np, const options_t *o) {
   g->n_groups = group_count(P, np, multi);
   g->group = group_of_rank(wrank, P, np, multi, o->map_p, o->map_q);
   g->idle = P - g->n_groups * np;
-  g->group_ranks = malloc(sizeof(int) * (size_t)(g->n_groups * np + 1));
+  g->n_members = g->n_groups * np;
+  g->group_ranks = malloc(sizeof(int) * (size_t)(g->n_members + 1));
   for (int w = 0; w < P; w++) {
     int gw = group_of_rank(w, P, np, multi, o->map_p, o->map_q);
     if (gw >= 0) g->group_ranks[gw * np + map_key(w, o->map_p, o->map_q) % np] = w;
@@ -27,6 +28,21 @@ void groups_free(groups_t *g) {
   if (g->active != MPI_COMM_NULL) MPI_Comm_free(&g->active);
   free(g->group_ranks);
   g->group_ranks = NULL;
+}
+
+void groups_from_comm(groups_t *g, MPI_Comm comm, int n_groups) {
+  int P;
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  MPI_Comm_size(comm, &g->np);
+  MPI_Bcast(&g->np, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  g->n_groups = n_groups;
+  g->group = 0;
+  g->idle = 0;
+  g->n_members = P;
+  g->group_ranks = malloc(sizeof(int) * (size_t)P);
+  for (int w = 0; w < P; w++) g->group_ranks[w] = w;
+  MPI_Comm_dup(comm, &g->comm);
+  MPI_Comm_dup(MPI_COMM_WORLD, &g->active);
 }
 
 static void dissemination_barrier(MPI_Comm comm) {

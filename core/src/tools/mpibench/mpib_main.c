@@ -7,6 +7,7 @@
  * average, minimum and maximum of those per-rank times over all ranks. */
 #include "tools/common/tool_run.h"
 #include "engine/finish.h"
+#include "util/iterations.h"
 #include "util/parse.h"
 #include "tools/mpibench/mpib_calc.h"
 #include "tools/tools.h"
@@ -384,14 +385,14 @@ static void measure(report_t *r, coll_t *c, const comm_entry_t *ce, int ci) {
   setup_counts(c);
   prepare(c);
   time_loop(c, 1);
-  double t = time_loop(c, MPIB_ITRS_EST);
-  long iters = mpib_iterations(o->iters, o->time_limit_us, t);
+  double t = time_loop(c, ITER_ESTIMATE);
+  long iters = iter_time_limited(o->iters, o->time_limit_us, t);
   MPI_Bcast(&iters, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   int estimated = 0;
-  if (iters > MPIB_ITRS_EST) {
+  if (iters > ITER_ESTIMATE) {
     t = time_loop(c, iters);
   } else {
-    iters = MPIB_ITRS_EST;
+    iters = ITER_ESTIMATE;
     estimated = 1;
   }
   int checked = (o->check_once || o->check_every) && c->op != OP_BARRIER;

@@ -9,6 +9,7 @@
 #include "tools/tools.h"
 #include "engine/finish.h"
 #include "util/parse.h"
+#include "util/stats.h"
 #include "util/strutil.h"
 
 #include <errno.h>
@@ -85,37 +86,30 @@ static int parse_args(startup_opts_t *o, int argc, char **argv, char *err) {
   return 0;
 }
 
-typedef struct {
-  double min, max, avg;          /* over ranks */
-  int argmin, argmax;
-} spread_t;
-
-/* Statistics of (stamps[r*N_STAMPS + hi] - base_r) over ranks, in ms, where
- * base_r is stamps[r*N_STAMPS + lo] (lo >= 0) or the constant base (lo < 0). */
-static spread_t spread(const int64_t *stamps, int n, int hi, int lo, int64_t base, double *per_rank_ms) {
-  spread_t s = {INFINITY, -INFINITY, 0, 0, 0};
+/* (stamps[r*N_STAMPS + hi] - base_r) in ms for every rank r, where base_r
+ * is stamps[r*N_STAMPS + lo] (lo >= 0) or the constant base (lo < 0), and
+ * their min / avg / max over ranks. */
+static spread_t phase_spread(const int64_t *stamps, int n, int hi, int lo, int64_t base, double *per_rank_ms) {
+  spread_t s;
+  spread_init(&s);
   for (int r = 0; r < n; r++) {
     int64_t b = lo >= 0 ? stamps[(size_t)r * N_STAMPS + lo] : base;
-    double ms = (double)(stamps[(size_t)r * N_STAMPS + hi] - b) * 1e-6;
-    if (per_rank_ms) per_rank_ms[r] = ms;
-    s.avg += ms;
-    if (ms < s.min) { s.min = ms; s.argmin = r; }
-    if (ms > s.max) { s.max = ms; s.argmax = r; }
+    per_rank_ms[r] = (double)(stamps[(size_t)r * N_STAMPS + hi] - b) * 1e-6;
+    spread_add(&s, per_rank_ms[r], r);
   }
-  s.avg /= n;
   return s;
 }
 
 static void json_row(tool_run_t *tr, const char *bench, const char *phase, const char *reference, int n,
                      const spread_t *s, const double *per_rank_ms) {
-  jw_t *w = tool_result_begin(tr, bench, "startup", n, 0, 0, "none", 1, s->min * 1e3, s->max * 1e3, s->avg * 1e3,
+  jw_t *w = tool_result_begin(tr, bench, "startup", n, 0, 0, "none", 1, s->min * 1e3, s->max * 1e3, spread_avg(s) * 1e3,
                               NAN, -1);
   if (!w) return;
   if (phase) jw_str(w, "phase", phase);
   jw_str(w, "reference", reference);
   jw_num(w, "min_ms", s->min);
   jw_num(w, "max_ms", s->max);
-  jw_num(w, "avg_ms", s->avg);
+  jw_num(w, "avg_ms", spread_avg(s));
   jw_int(w, "min_rank", s->argmin);
   jw_int(w, "max_rank", s->argmax);
   if (n <= 4096) {
@@ -218,13 +212,13 @@ int startup_main(int argc, char **argv) {
     const int phases[3] = {T_ENTRY, T_INIT, T_BARRIER};
     const int n_phases = o.init_only ? 2 : 3;
 
-    spread_t s = spread(all, n, T_INIT, T_BEFORE_INIT, 0, ms);
+    spread_t s = phase_spread(all, n, T_INIT, T_BEFORE_INIT, 0, ms);
     printf("# %-36s %12s %12s %12s\n", "duration", "min", "avg", "max");
-    printf("  %-36s %12.3f %12.3f %12.3f\n", "MPI_Init", s.min, s.avg, s.max);
+    printf("  %-36s %12.3f %12.3f %12.3f\n", "MPI_Init", s.min, spread_avg(&s), s.max);
     json_row(&tr, "MPI_Init", NULL, "before MPI_Init", n, &s, ms);
     if (!o.init_only) {
-      s = spread(all, n, T_BARRIER, T_INIT, 0, ms);
-      printf("  %-36s %12.3f %12.3f %12.3f\n", "first MPI_Barrier", s.min, s.avg, s.max);
+      s = phase_spread(all, n, T_BARRIER, T_INIT, 0, ms);
+      printf("  %-36s %12.3f %12.3f %12.3f\n", "first MPI_Barrier", s.min, spread_avg(&s), s.max);
       json_row(&tr, "MPI_Barrier_first", NULL, "MPI_Init returned", n, &s, ms);
     }
 
@@ -234,8 +228,8 @@ int startup_main(int argc, char **argv) {
       if (all[(size_t)r * N_STAMPS + T_ENTRY] < first) first = all[(size_t)r * N_STAMPS + T_ENTRY];
     printf("# %-36s %12s %12s %12s\n", "since the first process start", "min", "avg", "max");
     for (int i = 0; i < n_phases; i++) {
-      s = spread(all, n, phases[i], -1, first, ms);
-      printf("  %-36s %12.3f %12.3f %12.3f\n", phase_name[phases[i]], s.min, s.avg, s.max);
+      s = phase_spread(all, n, phases[i], -1, first, ms);
+      printf("  %-36s %12.3f %12.3f %12.3f\n", phase_name[phases[i]], s.min, spread_avg(&s), s.max);
       json_row(&tr, "startup_since_first_entry", phase_key[phases[i]], "earliest main entry", n, &s, ms);
     }
 
@@ -244,9 +238,9 @@ int startup_main(int argc, char **argv) {
              "TIME(MAX)", launch[0], launch_source);
       spread_t start = {0};
       for (int i = 0; i < n_phases; i++) {
-        s = spread(all, n, phases[i], -1, launch[0], ms);
+        s = phase_spread(all, n, phases[i], -1, launch[0], ms);
         if (i == 0) start = s;
-        printf("  %-36s %12.3f %12.3f %12.3f\n", phase_name[phases[i]], s.min, s.avg, s.max);
+        printf("  %-36s %12.3f %12.3f %12.3f\n", phase_name[phases[i]], s.min, spread_avg(&s), s.max);
         json_row(&tr, "startup_since_launch", phase_key[phases[i]], "launch", n, &s, ms);
       }
       if (start.min < 0)
