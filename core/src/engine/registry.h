@@ -165,5 +165,7 @@ extern const suite_desc suite_mpi4;
 extern const suite_desc suite_ext;
 extern const suite_desc suite_rma;
 extern const suite_desc suite_io;
+/* mpiBench's operations: run by tools/mpibench/mpib_main.c, not named on the IMB command line. */
+extern const suite_desc suite_mpibench;
 
 #endif

@@ -44,8 +44,4 @@ int mpib_chunk(int count, int nranks);
 int mpib_alltoallv_count(int i, int rank, int chunk, int count);
 int mpib_gatherv_count(int i, int chunk, int count);
 
-/* The byte the sender with rank r puts at offset i of its send buffer:
- * (char)((i + 1) * (r + 1) + i). */
-static inline char mpib_pattern(size_t i, int r) { return (char)((i + 1) * (size_t)(r + 1) + i); }
-
 #endif
