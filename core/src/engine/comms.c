@@ -45,6 +45,28 @@ void groups_from_comm(groups_t *g, MPI_Comm comm, int n_groups) {
   MPI_Comm_dup(MPI_COMM_WORLD, &g->active);
 }
 
+/* MPI applies a non-commutative op as inout = in (lower ranks) op inout. */
+static void merge_spreads(void *in, void *inout, int *len, MPI_Datatype *type) {
+  const spread_t *lower = in;
+  spread_t *higher = inout;
+  for (int i = 0; i < *len; i++) {
+    spread_t s = lower[i];
+    spread_merge(&s, &higher[i]);
+    higher[i] = s;
+  }
+}
+
+void spread_reduce(const spread_t *in, spread_t *out, int n, int root, MPI_Comm comm) {
+  MPI_Datatype type;
+  MPI_Op op;
+  MPI_Type_contiguous((int)sizeof(spread_t), MPI_BYTE, &type);
+  MPI_Type_commit(&type);
+  MPI_Op_create(merge_spreads, 0, &op);
+  MPI_Reduce(in, out, n, type, op, root, comm);
+  MPI_Op_free(&op);
+  MPI_Type_free(&type);
+}
+
 static void dissemination_barrier(MPI_Comm comm) {
   int rank, n;
   MPI_Comm_rank(comm, &rank);

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 #include "util/options.h"
+#include "util/stats.h"
 
 typedef struct {
   int np;              /* processes per group */
@@ -26,6 +27,11 @@ void groups_free(groups_t *g);
  * groups may differ in size). np is the size of world rank 0's group;
  * group_ranks lists the world ranks in order; comm is duplicated. */
 void groups_from_comm(groups_t *g, MPI_Comm comm, int n_groups);
+
+/* Element-wise over n spreads of every rank of comm (ranks that took no
+ * part in an element leave it empty): the merged spreads on root, as if
+ * each element's values had been added in rank order. */
+void spread_reduce(const spread_t *in, spread_t *out, int n, int root, MPI_Comm comm);
 
 /* count barriers on comm: MPI_Barrier, or IMB's own dissemination barrier
  * of zero-byte MPI_Sendrecv calls with -imb_barrier on. */
