@@ -86,27 +86,13 @@ static void json_table_begin(reporter_t *r, const table_info_t *t) {
   rec_close(w);
 }
 
-static const char *status_name(result_status_t s) {
-  switch (s) {
-    case ST_OK: return "ok";
-    case ST_TIMEOUT: return "timeout";
-    case ST_OUT_OF_MEMORY: return "out_of_memory";
-    case ST_INT_OVERFLOW: return "int_overflow";
-  }
-  return "ok";
-}
-
 static void json_result(reporter_t *r, const result_t *res) {
   const table_info_t *t = res->table;
   int ok = res->status == ST_OK;
-  rec_result_t rr = {
-    .benchmark = t->bench->name, .suite = t->suite, .processes = t->np, .multi = t->multi, .groups = t->n_groups,
-    .with_mode = 1, .mode = t->mode < 0 ? NULL : t->mode ? "aggregate" : "non_aggregate", .group = res->group,
-    .bytes = (long long)res->bytes, .count = (long long)res->count, .datatype = res->datatype,
-    .status = status_name(res->status), .repetitions = ok ? res->repetitions : -1,
-    .t_min_usec = ok ? res->t_min_us : NAN, .t_max_usec = ok ? res->t_max_us : NAN,
-    .t_avg_usec = ok ? res->t_avg_us : NAN, .mbytes_per_sec = ok ? res->mbytes_per_sec : NAN,
-    .msgs_per_sec = ok ? res->msgs_per_sec : NAN, .defects = ok && res->checked ? res->defects : -1};
+  rec_result_t rr = {.benchmark = t->bench->name, .suite = t->suite, .processes = t->np, .multi = t->multi,
+                     .groups = t->n_groups, .with_mode = 1,
+                     .mode = t->mode < 0 ? NULL : t->mode ? "aggregate" : "non_aggregate", .group = res->group};
+  rec_result_figures(&rr, res);
   jw_t *w = &file.jw;
   rec_result_begin(&file, &rr);
   if (!isnan(res->t_pure_us) && ok) {
@@ -122,8 +108,7 @@ static void json_result(reporter_t *r, const result_t *res) {
     jw_null(w, "overlap");
   }
   jw_num(w, "needed_gb", res->status == ST_OUT_OF_MEMORY ? res->needed_gb : NAN);
-  static const summary_t none;
-  rec_samples(w, ok ? &res->dist : &none, res->batch_size, res->samples_ns);
+  rec_result_samples(w, res);
   rec_close(w);
 }
 

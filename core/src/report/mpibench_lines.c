@@ -87,16 +87,11 @@ static void json_result(reporter_t *r, const result_t *res) {
   const mpib_opts_t *o = json_run->o;
   int ok = res->status == ST_OK;
   rec_result_t rr = {.benchmark = t->bench->name, .suite = "mpibench", .processes = json_run->processes,
-                     .multi = -1, .groups = 1, .group = -1, .bytes = (long long)res->bytes,
-                     .count = (long long)res->count, .datatype = res->datatype,
-                     .status = ok ? "ok" : "out_of_memory", .repetitions = ok ? res->repetitions : -1,
-                     .t_min_usec = ok ? res->t_min_us : NAN, .t_max_usec = ok ? res->t_max_us : NAN,
-                     .t_avg_usec = ok ? res->t_avg_us : NAN, .mbytes_per_sec = NAN, .msgs_per_sec = NAN,
-                     .defects = ok && res->checked ? res->defects : -1};
+                     .multi = -1, .groups = 1, .group = -1};
+  rec_result_figures(&rr, res);
   jw_t *w = &file.jw;
   rec_result_begin(&file, &rr);
-  static const summary_t none;
-  rec_samples(w, ok ? &res->dist : &none, res->batch_size, res->samples_ns);
+  rec_result_samples(w, res);
   jw_str(w, "comm", t->label);
   jw_int(w, "comm_index", t->label_index);
   jw_int(w, "comm_ranks", t->np);

@@ -75,6 +75,36 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const char *suite) {
   load_field(w, "load_average_before", in->load_before);
 }
 
+static const char *status_name(result_status_t s) {
+  switch (s) {
+    case ST_OK: return "ok";
+    case ST_TIMEOUT: return "timeout";
+    case ST_OUT_OF_MEMORY: return "out_of_memory";
+    case ST_INT_OVERFLOW: return "int_overflow";
+  }
+  return "ok";
+}
+
+void rec_result_figures(rec_result_t *rr, const result_t *res) {
+  int ok = res->status == ST_OK;
+  rr->bytes = (long long)res->bytes;
+  rr->count = (long long)res->count;
+  rr->datatype = res->datatype;
+  rr->status = status_name(res->status);
+  rr->repetitions = ok ? res->repetitions : -1;
+  rr->t_min_usec = ok ? res->t_min_us : NAN;
+  rr->t_max_usec = ok ? res->t_max_us : NAN;
+  rr->t_avg_usec = ok ? res->t_avg_us : NAN;
+  rr->mbytes_per_sec = ok ? res->mbytes_per_sec : NAN;
+  rr->msgs_per_sec = ok ? res->msgs_per_sec : NAN;
+  rr->defects = ok && res->checked ? res->defects : -1;
+}
+
+void rec_result_samples(jw_t *w, const result_t *res) {
+  static const summary_t none;
+  rec_samples(w, res->status == ST_OK ? &res->dist : &none, res->batch_size, res->samples_ns);
+}
+
 void rec_result_begin(rec_file_t *rf, const rec_result_t *r) {
   jw_t *w = &rf->jw;
   rf->results++;

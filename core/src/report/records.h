@@ -47,6 +47,10 @@ typedef struct {
   long defects;             /* < 0: null (no check ran) */
 } rec_result_t;
 
+/* The fields of an engine result_t (bytes .. defects; null figures unless
+ * the status is ok); the caller sets the names, processes and groups. */
+void rec_result_figures(rec_result_t *rr, const result_t *res);
+
 /* Opens a result record with r's fields; the caller adds its own, then
  * rec_samples and rec_close. Counts the record in rf->results. */
 void rec_result_begin(rec_file_t *rf, const rec_result_t *r);
@@ -54,6 +58,9 @@ void rec_result_begin(rec_file_t *rf, const rec_result_t *r);
 /* "distribution" and "samples_ns": dist NULL writes null for both (the tools'
  * rows without samples); dist->n == 0 writes null and [] (a skipped size). */
 void rec_samples(jw_t *w, const summary_t *dist, long batch_size, const double *samples_ns);
+
+/* rec_samples for an engine result_t: its distribution when ok, else none. */
+void rec_result_samples(jw_t *w, const result_t *res);
 
 /* Ends the record begun last: closes the object and the line. */
 void rec_close(jw_t *w);
