@@ -62,35 +62,74 @@ class Outcome:
 
 
 def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
-            json_path: Path | str) -> tuple[list[str], dict[str, str]]:
-    """The launch argv and its environment (the caller's plus what impl needs)."""
-    argv = [impl.mpiexec, *launch_flags(impl, processes, cores()), "-n", str(processes), str(core), suite,
-            *args, "-json", str(json_path)]
+            json_path: Path | str, *, launcher: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """The launch argv and its environment (the caller's plus what impl needs).
+
+    launcher replaces impl's mpiexec, its flags and `-n N` (srun's part of the
+    line, from execution.slurm.srun_argv)."""
+    if launcher is None:
+        launcher = [impl.mpiexec, *launch_flags(impl, processes, cores()), "-n", str(processes)]
+    argv = [*launcher, str(core), suite, *args, "-json", str(json_path)]
     return argv, {**os.environ, **impl.env}
 
 
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
                json_path: Path | str, *, timeout: float | None = None, quiet: bool = False,
-               stamp_env: str | None = None) -> tuple[int, Outcome]:
+               stamp_env: str | None = None, launcher: list[str] | None = None,
+               count_hint: str | None = None) -> tuple[int, Outcome]:
     """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
 
     What `mpimark run` does for its one launch and `mpimark matrix` for each
     of its launches. An exception from the store ends the job and propagates.
     """
-    argv, env = command(impl, processes, core, suite, args, json_path)
+    argv, env = command(impl, processes, core, suite, args, json_path, launcher=launcher)
     run_id = store.begin_run(launch_command=argv, environment=steering_environment(env), mpi_name=impl.name,
                              mpi_prefix=impl.prefix, requested_processes=processes, suite=suite)
     outcome = run(argv, env, json_path, lambda record: store.add_record(run_id, record),
-                  impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env)
+                  impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env,
+                  count_hint=count_hint)
     store.finish_run(run_id, outcome.status, outcome.message)
     return run_id, outcome
 
 
-def check_run_record(record: dict, impl: MpiImpl, processes: int) -> str | None:
+def judge(json_path: Path | str, stderr_text: str, returncode: int | None, *, impl: MpiImpl,
+          processes: int, launcher: str, count_hint: str | None = None) -> tuple[list[dict], Outcome]:
+    """A launch that ran elsewhere (a batch job), judged from what it left as run() judges a live one.
+
+    The records of the stream (a cut-off last line dropped), the core's error
+    lines and the launcher's from its stderr, and the launcher's exit status
+    (None when it did not get to write one) give the same statuses and
+    messages as run(); nothing is printed.
+    """
+    seen = _Seen(impl, processes, count_hint)
+    records: list[dict] = []
+    for record in _Tail(Path(json_path)).read(seen, final=True):
+        if seen.mismatch:
+            break
+        records.append(record)
+        seen.records += 1
+        kind = record["type"]
+        if kind == "run":
+            seen.run = record
+            seen.mismatch = check_run_record(record, impl, processes, count_hint)
+        elif kind == "result":
+            seen.results += 1
+        elif kind == "end":
+            seen.end = record
+    core_errors = [line[len(CORE_ERROR):].strip() for line in stderr_text.splitlines() if line.startswith(CORE_ERROR)]
+    launcher_lines = [line + "\n" for line in stderr_text.splitlines()
+                      if not line.startswith((CORE_ERROR, CORE_WARNING))]
+    status, message = _verdict(None, returncode, seen, core_errors, launcher_lines, None, launcher)
+    return records, Outcome(status, message, returncode, seen.records, seen.results)
+
+
+def check_run_record(record: dict, impl: MpiImpl, processes: int, count_hint: str | None = None) -> str | None:
     """Why the run record shows that something else than asked for was started, or None.
 
     A launcher of one implementation starting a core linked with another
-    starts N singletons, each reporting 1 process (and all writing one file).
+    starts N singletons, each reporting 1 process (and all writing one file);
+    so does srun with a PMI plugin the library does not speak (count_hint
+    then says what to do instead of naming mpiexec).
     """
     got, library = record["processes"], record["mpi"]["library_version"]
     chosen = f"{impl.name} ({impl.vendor} {impl.version})"
@@ -104,13 +143,13 @@ def check_run_record(record: dict, impl: MpiImpl, processes: int) -> str | None:
         return (f"the core runs on {other}, not on {chosen}: it is linked with another MPI library; "
                 f"rebuild with 'mpimark build --mpi {impl.name}' and check LD_LIBRARY_PATH")
     if got != processes:
-        return f"the core reports {got} process(es), not the {processes} asked for; check {impl.mpiexec}"
+        return f"the core reports {got} process(es), not the {processes} asked for; {count_hint or f'check {impl.mpiexec}'}"
     return None
 
 
 def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: Callable[[dict], None], *,
         impl: MpiImpl, processes: int, timeout: float | None = None, quiet: bool = False,
-        stamp_env: str | None = None) -> Outcome:
+        stamp_env: str | None = None, count_hint: str | None = None) -> Outcome:
     """Run the launch command to its end (or the watchdog's), streaming records to on_record.
 
     stamp_env names an environment variable set to the wall-clock time in ns
@@ -119,7 +158,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
     and the time the launcher was seen to exit.
     An exception from on_record (the store failing) ends the job and propagates.
     """
-    seen = _Seen(impl, processes)
+    seen = _Seen(impl, processes, count_hint)
     display = _Display(quiet)
     # The core truncates the file when it opens it, which may be after the
     # first read here: old lines in it must not pass for this run's.
@@ -186,6 +225,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
 class _Seen:
     impl: MpiImpl
     processes: int
+    count_hint: str | None = None
     run: dict | None = None
     end: dict | None = None
     records: int = 0
@@ -203,7 +243,7 @@ def _take(record: dict, seen: _Seen, on_record: Callable[[dict], None], display:
     if kind == "run":
         seen.run = record
         # Set, it ends the job: N singletons would each run the whole benchmark list.
-        seen.mismatch = check_run_record(record, seen.impl, seen.processes)
+        seen.mismatch = check_run_record(record, seen.impl, seen.processes, seen.count_hint)
     elif kind == "result":
         seen.results += 1
     elif kind == "end":

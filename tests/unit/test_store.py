@@ -148,7 +148,7 @@ def test_migration_from_an_empty_file(tmp_path):
     assert sql.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert sql.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     tables = {name for (name,) in sql.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"runs", "results", "events"}
+    assert tables == {"runs", "results", "events", "slurm_jobs"}
 
 
 def test_the_tables_have_every_column_add_record_fills(tmp_path):
