@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from mpimark import mpi
+from mpimark.execution import mpi
 
 
 @pytest.fixture

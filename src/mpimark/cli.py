@@ -16,9 +16,9 @@ import click
 
 from mpimark import __version__
 from mpimark.commands import error_line
-from mpimark.core import core_path
 from mpimark.errors import MpimarkError
-from mpimark.results import ResultsError
+from mpimark.execution.core import core_path
+from mpimark.records.results import ResultsError
 
 # ---- Command registration -------------------------------------------------
 # The command modules under mpimark.commands, registered in this order; each

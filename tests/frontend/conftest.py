@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mpimark import mpi
+from mpimark.execution import mpi
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120

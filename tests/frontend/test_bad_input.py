@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from mpimark.store import Store
+from mpimark.storage.store import Store
 
 from .conftest import mpimark
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from mpimark.store import Store
+from mpimark.storage.store import Store
 
 from .conftest import LONG_RUN, assert_no_process_left, command, complete_records, process_name, \
     processes_mentioning, wait_for_results

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mpimark import studies
-from mpimark.store import Store
+from mpimark.storage import studies
+from mpimark.storage.store import Store
 
 from .conftest import mpimark
 

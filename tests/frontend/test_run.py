@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mpimark import build, launch
-from mpimark.results import read_records
-from mpimark.store import Store
+from mpimark.execution import build, launch
+from mpimark.records.results import read_records
+from mpimark.storage.store import Store
 
 from .conftest import mpimark
 

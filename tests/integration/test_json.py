@@ -7,7 +7,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from mpimark.results import read_records, validate_record
+from mpimark.records.results import read_records, validate_record
 
 from . import imbtext
 from .conftest import CORE, close, match_tables

@@ -64,7 +64,8 @@ def mpi_setup(name: str):
         if name == "openmpi":
             _mpis[name] = ([str(CORE)], lambda n: ["bash", str(MPIEXEC), str(n)])
         else:
-            from mpimark import build, mpi
+            from mpimark.execution import build
+            from mpimark.execution import mpi
             try:
                 impl = mpi.find(name)
             except mpi.MpiError:
@@ -123,7 +124,7 @@ CASES = [(m, n) for m in MPIS for n in RANKS]
 
 @pytest.mark.parametrize("m,n", CASES, ids=[f"{m}-{n}" for m, n in CASES])
 def test_every_benchmark(io_run, m, n):
-    from mpimark.results import validate_record
+    from mpimark.records.results import validate_record
     run, iodir = io_run(m, n)
     names = benchmark_list()
     assert run.returncode == 0, run.describe()

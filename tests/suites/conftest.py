@@ -3,7 +3,7 @@ core at 2, 3 and 4 ranks under Open MPI and under MPICH.
 
 Open MPI runs build/core (scripts/setup.sh) through scripts/mpiexec.sh, as
 tests/integration does; MPICH runs the core the front end builds for it
-(mpimark.build.ensure_core, the user's build cache) with MPICH's own
+(mpimark.execution.build.ensure_core, the user's build cache) with MPICH's own
 launcher and the flags mpimark gives it. The machinery (run_core, the IMB
 text parser, the text-vs-JSON comparison) is tests/integration's.
 
@@ -54,7 +54,7 @@ class Mpi:
     def launcher(self, n: int) -> list[str]:
         if self.name == "openmpi":
             return ["bash", str(MPIEXEC), str(n)]
-        from mpimark.mpi import cores, find, launch_flags
+        from mpimark.execution.mpi import cores, find, launch_flags
         return [*self.mpiexec, *launch_flags(find(self.name), n, cores()), "-n", str(n)]
 
     def oversubscribed(self, n: int) -> bool:
@@ -66,7 +66,8 @@ class Mpi:
 
 def _discover(name: str) -> Mpi | None:
     load_env()
-    from mpimark import build, mpi
+    from mpimark.execution import build
+    from mpimark.execution import mpi
     try:
         impl = mpi.find(name)
     except mpi.MpiError:

@@ -47,7 +47,7 @@ def shim(mpi_name: str):
     """The MPI and faults.c built with its own mpicc (once per session)."""
     mpi = get_mpi(mpi_name)
     if mpi_name not in _shims:
-        from mpimark.mpi import find
+        from mpimark.execution.mpi import find
         out = scratch_dir() / f"faults-{mpi_name}.so"
         done = subprocess.run([find(mpi_name).mpicc, "-shared", "-fPIC", "-O1", "-o", str(out),
                                str(HERE / "faults.c")], capture_output=True, text=True, timeout=120)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from mpimark.results import validate_record
+from mpimark.records.results import validate_record
 
 from integration import imbtext
 from integration.corerun import core_stderr_lines, error_lines, match_tables, same_printed

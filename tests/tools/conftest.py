@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from mpimark import mpi
+from mpimark.execution import mpi
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV_FILE = ROOT / ".venv" / "mpimark-env.sh"

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from mpimark.results import read_records
-from mpimark.store import Store
-from mpimark.tools import beff as view
+from mpimark.presentation.tools import beff as view
+from mpimark.records.results import read_records
+from mpimark.storage.store import Store
 
 from .conftest import MPIS, RANKS, TIMEOUT_S, mpimark, ok, stored_as
 

@@ -8,10 +8,10 @@ import pytest
 
 from click.testing import CliRunner
 
-from mpimark import tools
 from mpimark.cli import cli
-from mpimark.results import validate_record
-from mpimark.tools import beff, startup
+from mpimark.presentation import tools
+from mpimark.presentation.tools import beff, startup
+from mpimark.records.results import validate_record
 
 
 def run_record() -> dict:

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from mpimark.store import Store
-from mpimark.tools import startup as view
+from mpimark.presentation.tools import startup as view
+from mpimark.storage.store import Store
 
 from .conftest import MPIS, RANKS, mpimark, ok, stored_as
 

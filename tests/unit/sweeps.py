@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mpimark.store import Store
+from mpimark.storage.store import Store
 
 from .conftest import store_records
 from .records import end_record, result_record, run_record

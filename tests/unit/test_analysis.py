@@ -11,9 +11,11 @@ import math
 
 import pytest
 
-from mpimark import analysis
-from mpimark.analysis import INSUFFICIENT, compare, compare_launches, geomean, mann_whitney_u, median_ci_ranks
-from mpimark.figures import Key
+from mpimark.analysis import statistics as analysis
+from mpimark.analysis.statistics import (
+    compare, compare_launches, geomean, INSUFFICIENT, mann_whitney_u, median_ci_ranks,
+)
+from mpimark.records.figures import Key
 
 from .records import result_record, skipped_record
 

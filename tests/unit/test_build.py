@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mpimark import build
-from mpimark.mpi import MpiImpl
+from mpimark.execution import build
+from mpimark.execution.mpi import MpiImpl
 
 IMPL = MpiImpl(name="openmpi", kind="openmpi", vendor="Open MPI", version="4.1.4", standard_version="3.1",
                library_version="Open MPI v4.1.4", mpicc="/usr/bin/mpicc.openmpi", mpiexec="/usr/bin/mpiexec.openmpi",

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from mpimark import studies
-from mpimark.store import Store
+from mpimark.storage import studies
+from mpimark.storage.store import Store
 
 from .cli_helpers import assert_one_error_line, invoke
 from .conftest import store_records
@@ -114,7 +114,7 @@ def test_study_commands(db):
 
 
 def test_equal_labels_get_the_run_id(db):
-    from mpimark.selection import load
+    from mpimark.storage.selection import load
 
     with Store(db, create=False) as store:
         labels = [s.label for s in load(store, ["1", "1", "s"])]

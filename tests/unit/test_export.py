@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from mpimark.benchmarks import BenchmarkClass, benchmark_class
-from mpimark.export import FORMATS, core_json, export
-from mpimark.results import read_records
-from mpimark.store import Store
+from mpimark.presentation.export import core_json, export, FORMATS
+from mpimark.records.benchmarks import benchmark_class, BenchmarkClass
+from mpimark.records.results import read_records
+from mpimark.storage.store import Store
 
 from .conftest import IMB_FIXTURES, REPO_RESULTS, store_records
 from .records import end_record, event_record, result_record, run_record, skipped_record

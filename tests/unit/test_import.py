@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from mpimark import studies
-from mpimark.figures import key
-from mpimark.importers import ImportFormatError, parse_file
-from mpimark.importers.imb import OLD_MEGA
-from mpimark.results import read_records, validate_record
-from mpimark.store import Store
+from mpimark.records.figures import key
+from mpimark.records.results import read_records, validate_record
+from mpimark.storage import studies
+from mpimark.storage.importers import ImportFormatError, parse_file
+from mpimark.storage.importers.imb import OLD_MEGA
+from mpimark.storage.store import Store
 
 from .cli_helpers import assert_one_error_line, invoke
 from .conftest import IMB_FIXTURES
@@ -256,8 +256,8 @@ def test_rows_without_any_table_header_are_refused_when_the_format_is_forced(tmp
 
 
 def test_osu_rows_record_their_class_and_barrier_has_no_size_column():
-    from mpimark.benchmarks import BenchmarkClass
-    from mpimark.figures import is_collective, record_class
+    from mpimark.records.benchmarks import BenchmarkClass
+    from mpimark.records.figures import is_collective, record_class
 
     latency = parse_file(DATA / "osu_latency.txt").results[0]
     assert latency["benchmark_class"] == "single transfer" and record_class(latency) is BenchmarkClass.SINGLE

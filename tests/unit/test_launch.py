@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from mpimark import launch
-from mpimark.mpi import MpiImpl
+from mpimark.execution import launch
+from mpimark.execution.mpi import MpiImpl
 
 from .records import end_record, result_record, run_record
 

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from mpimark import launch, matrix, studies
 from mpimark.commands import study_cmds
-from mpimark.mpi import MpiImpl
-from mpimark.selection import resolve, with_waiting
-from mpimark.store import Store
+from mpimark.execution import launch, matrix
+from mpimark.execution.mpi import MpiImpl
+from mpimark.storage import studies
+from mpimark.storage.selection import resolve, with_waiting
+from mpimark.storage.store import Store
 
 from .cli_helpers import assert_one_error_line, invoke
 from .records import end_record, result_record, run_record
@@ -276,7 +277,7 @@ def test_rows_with_waiting_ranks_are_kept_apart():
     marked = with_waiting(records)
     assert marked[1]["waiting"] == 2 and "waiting" not in marked[2] and "waiting" not in marked[3]
     assert "waiting" not in records[1]  # the stored records are not changed
-    from mpimark.figures import key, title, table_key
+    from mpimark.records.figures import key, title, table_key
     assert key(marked[1]).mode == "2 waiting" and key(records[1]).mode == ""
     assert title(table_key(marked[1])) == "PingPong, 2 processes (2 waiting)"
     assert with_waiting([result_record()]) == [result_record()]  # imported: no run record

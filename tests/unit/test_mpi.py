@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mpimark import mpi
+from mpimark.execution import mpi
 
 OPEN_MPI = "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"
 MPICH = "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022"

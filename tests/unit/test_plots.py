@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from mpimark import plots
-from mpimark.selection import load
-from mpimark.store import Store
+from mpimark.presentation import plots
+from mpimark.storage.selection import load
+from mpimark.storage.store import Store
 
 from .cli_helpers import assert_one_error_line, invoke
 from .conftest import store_records

@@ -6,9 +6,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from mpimark import report, studies
-from mpimark.selection import load
-from mpimark.store import Store
+from mpimark.presentation import report
+from mpimark.storage import studies
+from mpimark.storage.selection import load
+from mpimark.storage.store import Store
 
 from .cli_helpers import assert_one_error_line, invoke
 from .sweeps import store_sweeps

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mpimark.results import ResultsError, TableKey, group_results, read_records
+from mpimark.records.results import group_results, read_records, ResultsError, TableKey
 
 from .records import end_record, event_record, result_record, run_record
 

@@ -10,8 +10,8 @@ import sqlite3
 
 import pytest
 
-from mpimark.results import read_records
-from mpimark.store import MIGRATIONS, Store
+from mpimark.records.results import read_records
+from mpimark.storage.store import MIGRATIONS, Store
 
 from .cli_helpers import assert_one_error_line, invoke
 from .conftest import IMB_FIXTURES, store_records

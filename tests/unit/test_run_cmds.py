@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from mpimark import launch
 from mpimark.commands import run_cmds
-from mpimark.mpi import MpiError, MpiImpl
-from mpimark.store import Store
+from mpimark.execution import launch
+from mpimark.execution.mpi import MpiError, MpiImpl
+from mpimark.storage.store import Store
 
 from .cli_helpers import assert_one_error_line, invoke
 from .records import end_record, event_record, result_record, run_record
@@ -47,7 +47,7 @@ def fake(monkeypatch, tmp_path):
     monkeypatch.setattr(launch, "cores", lambda: 2)
     monkeypatch.setattr(launch, "launch_flags", lambda impl, n, cores: ["--allow-run-as-root"])
     runner = FakeLaunch()
-    monkeypatch.setattr(run_cmds.launch, "run", runner)
+    monkeypatch.setattr(launch, "run", runner)
     runner.found = found
     runner.db = tmp_path / "results.db"
     return runner

@@ -7,7 +7,7 @@ import copy
 import jsonschema
 import pytest
 
-from mpimark.results import schema, validate_record
+from mpimark.records.results import schema, validate_record
 
 from .records import end_record, event_record, result_record, run_record, skipped_record
 

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from mpimark.results import read_records
-from mpimark import store as store_module
-from mpimark.store import (APPLICATION_ID, DISTRIBUTION_FIELDS, EVENT_FIELDS, MIGRATIONS, RESULT_FIELDS, Store,
+from mpimark.records.results import read_records
+from mpimark.storage import store as store_module
+from mpimark.storage.store import (APPLICATION_ID, DISTRIBUTION_FIELDS, EVENT_FIELDS, MIGRATIONS, RESULT_FIELDS, Store,
                            StoreError, default_path, steering_environment)
 
 from .conftest import IMB_FIXTURES, REPO_RESULTS, store_records
@@ -148,7 +148,26 @@ def test_migration_from_an_empty_file(tmp_path):
     assert sql.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert sql.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     tables = {name for (name,) in sql.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"runs", "results", "events", "slurm_jobs"}
+    assert tables == {"runs", "results", "events", "study_runs", "study_plans", "slurm_jobs"}
+
+
+def test_migration_adopts_study_tables_made_before_they_were_migrations(tmp_path):
+    # Version 1 databases got their study tables from studies.py on first use.
+    path = tmp_path / "v1.db"
+    sql = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        sql.execute(statement)
+    sql.execute(MIGRATIONS[1][0])
+    sql.execute("INSERT INTO runs (id, started_utc, status, suite, requested_processes, launch_command, environment)"
+                " VALUES (1, 'now', 'complete', 'mpi1', 2, '[]', '{}')")
+    sql.execute("INSERT INTO study_runs VALUES ('s', 'openmpi', 1, 'now')")
+    sql.execute("PRAGMA user_version = 1")
+    sql.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    sql.commit()
+    sql.close()
+    with Store(path) as store:
+        assert store.query("SELECT study, implementation, run_id FROM study_runs") == [("s", "openmpi", 1)]
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
 
 
 def test_the_tables_have_every_column_add_record_fills(tmp_path):

@@ -11,12 +11,13 @@ import io
 
 import pytest
 
-from mpimark import benchmarks, imb_text
-from mpimark.benchmarks import BenchmarkClass, Layout, benchmark_class, checks_data, table_layout
-from mpimark.export import export
-from mpimark.results import TableKey, group_results, validate_record
-from mpimark.store import Store
-from mpimark.summary import to_csv, to_markdown
+from mpimark.presentation import imb_text
+from mpimark.presentation.export import export
+from mpimark.presentation.summary import to_csv, to_markdown
+from mpimark.records import benchmarks
+from mpimark.records.benchmarks import benchmark_class, BenchmarkClass, checks_data, Layout, table_layout
+from mpimark.records.results import group_results, TableKey, validate_record
+from mpimark.storage.store import Store
 
 from .conftest import store_records
 from .records import end_record, result_record, run_record

@@ -6,7 +6,9 @@ What every command module needs (the --db option, the error line) is here.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO, TypeVar
 
 import click
@@ -31,3 +33,15 @@ def db_option(function: F) -> F:
 def console(stream: TextIO) -> Console:
     """A rich console on stream; off a terminal 120 columns (rich would assume 80 and wrap headers)."""
     return Console(file=stream, width=None if stream.isatty() else 120)
+
+
+def note(message: str) -> None:
+    """A line of news on stderr: what mpimark did (built, stored as run N), not a result."""
+    click.echo(f"mpimark: {message}", err=True)
+
+
+def tilde(path: Path) -> str:
+    """path with the home directory as ~, for messages."""
+    home = os.path.expanduser("~")
+    text = str(path)
+    return "~" + text[len(home):] if home != "/" and text.startswith(home + os.sep) else text

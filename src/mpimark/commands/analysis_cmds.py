@@ -10,15 +10,15 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from mpimark import comparison, studies
-from mpimark.mpi import identify
-from mpimark.analysis import compare_launches
+from mpimark.analysis.statistics import compare_launches
 from mpimark.commands import db_option
 from mpimark.errors import MpimarkError
-from mpimark.importers import FORMATS as IMPORT_FORMATS
-from mpimark.importers import parse_file, store_parsed
-from mpimark.selection import Series, load, resolve, run_label
-from mpimark.store import Store
+from mpimark.execution.mpi import identify
+from mpimark.presentation import comparison
+from mpimark.storage import studies
+from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, parse_file, store_parsed
+from mpimark.storage.selection import load, resolve, run_label, Series
+from mpimark.storage.store import Store
 
 class ByteSize(click.ParamType):
     """A message size: 1048576, 4K, 1M, 1MiB (binary multiples, as IMB's sizes)."""
@@ -161,7 +161,7 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
     One figure per benchmark and process count; the runs overlaid, named by
     their MPI library. RUN is a run id, STUDY all implementations of a study,
     STUDY:IMPL one of them."""
-    from mpimark import plots  # matplotlib takes a second to import: only for the commands that draw
+    from mpimark.presentation import plots  # matplotlib takes a second to import: only for the commands that draw
 
     with Store(db, create=False) as store:
         series = load(store, selectors)
@@ -183,7 +183,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, db
     Run metadata, plots and tables per benchmark, and with several runs or
     implementations the tables that compare them. RUN is a run id, STUDY all
     implementations of a study, STUDY:IMPL one of them."""
-    from mpimark import report  # matplotlib and jinja2: only for the commands that need them
+    from mpimark.presentation import report  # matplotlib and jinja2: only for the commands that need them
 
     with Store(db, create=False) as store:
         series = load(store, selectors)

@@ -11,13 +11,12 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark import imb_text, tools
 from mpimark.commands import console, db_option, error_line
-from mpimark.export import FORMATS as EXPORT_FORMATS
-from mpimark.export import describe, export
-from mpimark.results import ResultsError, group_results, read_records
-from mpimark.store import RunRow, Store, default_path
-from mpimark.summary import EXPORTS, describe_run, to_rich
+from mpimark.presentation import imb_text, tools
+from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
+from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
+from mpimark.records.results import group_results, read_records, ResultsError
+from mpimark.storage.store import default_path, RunRow, Store
 
 FORMATS = ("table", *EXPORTS)
 

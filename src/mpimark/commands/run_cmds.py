@@ -8,8 +8,6 @@ asked for (a path, a table); mpimark's own messages go to stderr.
 
 from __future__ import annotations
 
-import os
-import re
 import sys
 import tempfile
 from pathlib import Path
@@ -18,60 +16,11 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark import benchmarks, build, launch, mpi
-from mpimark.commands import console, db_option, error_line
-from mpimark.store import Store
-
-# The core's suites (core/src/main.c); SUITE is optional because the first
-# word of a run is a suite only when it is one of these.
-SUITES = tuple(benchmarks.SUITES)  # mpi1, nbc, mpi4, ext, rma, io
-EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
-
-
-def _note(message: str) -> None:
-    click.echo(f"mpimark: {message}", err=True)
-
-
-def _tilde(path: Path) -> str:
-    home = os.path.expanduser("~")
-    text = str(path)
-    return "~" + text[len(home):] if home != "/" and text.startswith(home + os.sep) else text
-
-
-def mpi_options(function):
-    function = click.option("--mpi-prefix", metavar="DIR",
-                            help="An MPI installed under DIR (DIR/bin/mpicc, DIR/bin/mpiexec).")(function)
-    return click.option("--mpi", "mpi_name", metavar="NAME",
-                        help="MPI implementation by name, as 'mpimark mpi list' shows [default: the first].")(function)
-
-
-class PassThroughCommand(click.Command):
-    """A command whose unknown words, IMB's single-dash options among them, reach the core as they are.
-
-    ignore_unknown_options alone is not enough: click reads "-npmin 2" as the
-    cluster "-n pmin" and "-input" as "-i -n put". So before click parses,
-    every word that is not one of the command's own options (or their value)
-    moves after a "--", where click takes it as an argument, in order.
-    """
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        params = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
-        with_value = {name for p in params if not p.is_flag for name in p.opts}
-        flags = {name for p in params if p.is_flag for name in p.opts + p.secondary_opts}
-        ours: list[str] = []
-        theirs: list[str] = []
-        words = iter(args)
-        for word in words:
-            name = word.split("=", 1)[0]
-            if name in with_value:
-                ours.append(word)
-                if "=" not in word:
-                    ours.append(next(words, ""))
-            elif word in flags or re.fullmatch(r"-n\d[\d,]*", word) or (word.startswith("--") and word != "--"):
-                ours.append(word)  # an unknown --option is ours too: the core has none
-            elif word != "--":
-                theirs.append(word)
-        return super().parse_args(ctx, ours + ["--", *theirs])
+from mpimark.commands import console, db_option, error_line, note, recording, tilde
+from mpimark.commands.options import EXIT_INTERRUPTED, mpi_options, PassThroughCommand, suite_and_args
+from mpimark.execution import build, mpi
+from mpimark.records import benchmarks
+from mpimark.storage.store import Store
 
 
 @click.command(cls=PassThroughCommand,
@@ -95,15 +44,15 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
     options (-msglog 0:10, -time 1, -npmin 2, -multi 0, -check, ...) go to
     the core unchanged: `mpimark run mpi1 PingPong Allreduce -n 2 -msglog 0:10`.
     """
-    suite, core_args = _suite_and_args(words)
+    suite, core_args = suite_and_args(words)
     impl = mpi.find(mpi_name, mpi_prefix)
     _check_standard(suite, impl)
-    core = build.ensure_core(impl, log=_note)
+    core = build.ensure_core(impl, log=note)
     with Store(db) as store, tempfile.TemporaryDirectory(prefix="mpimark-run-") as scratch:
         json_path = Path(json_file).resolve() if json_file else Path(scratch) / "results.jsonl"
-        run_id, outcome = launch.run_stored(store, impl, processes, core, suite, core_args, json_path,
+        run_id, outcome = recording.run_stored(store, impl, processes, core, suite, core_args, json_path,
                                             timeout=timeout, quiet=quiet)
-    _note(f"stored as run {run_id} in {_tilde(store.path)}")
+    note(f"stored as run {run_id} in {tilde(store.path)}")
     if outcome.status != "complete":
         error_line(f"run {run_id} {outcome.status}: {outcome.message}")
         ctx.exit(EXIT_INTERRUPTED if outcome.status == "interrupted" else 1)
@@ -123,25 +72,11 @@ def _check_standard(suite: str, impl: mpi.MpiImpl) -> None:
             "('mpimark mpi list' shows the MPI standard of each)")
 
 
-def _suite_and_args(words: tuple[str, ...]) -> tuple[str, list[str]]:
-    args = list(words)
-    lowered = [word.lower() for word in args]
-    if "-json" in lowered:
-        raise click.UsageError("mpimark gives the core its -json file; use --json FILE to keep a copy")
-    for word in ("-list", "-help"):  # they print and run nothing: there would be no run to store
-        if word in lowered:
-            suite = lowered[0] if lowered[0] in SUITES else SUITES[0]
-            raise click.UsageError(f"{word} runs no benchmark; ask the core itself: \"$(mpimark build)\" {suite} {word}")
-    if args and args[0].lower() in SUITES:
-        return args[0].lower(), args[1:]
-    return SUITES[0], args
-
-
 @click.command("build")
 @mpi_options
 def build_command(mpi_name: str | None, mpi_prefix: str | None) -> None:
     """Build the core for an MPI implementation (if needed) and print its path."""
-    click.echo(str(build.ensure_core(mpi.find(mpi_name, mpi_prefix), log=_note)))
+    click.echo(str(build.ensure_core(mpi.find(mpi_name, mpi_prefix), log=note)))
 
 
 @click.group("mpi")
@@ -155,7 +90,7 @@ def mpi_list(prefixes: tuple[str, ...]) -> None:
     """List the MPI implementations found; the first is the default."""
     impls, problems = mpi.discover(prefixes)
     for problem in problems:  # a broken candidate must not hide the others
-        _note(f"skipped: {problem}")
+        note(f"skipped: {problem}")
     if not impls:
         raise mpi.MpiError("no MPI implementation found; install one (apt-get install libopenmpi-dev openmpi-bin, "
                            "or 'mpimark mpi install openmpi') or give --mpi-prefix DIR")
@@ -176,7 +111,7 @@ def mpi_install(name: str) -> None:
     Each goes to ~/.local/share/mpimark/mpi/NAME ($MPIMARK_MPI_HOME/NAME), not
     onto PATH, so the three can be installed side by side and next to the
     system's MPIs; 'mpimark mpi list' finds them there."""
-    prefix = mpi.install_wheel(name, log=_note)
+    prefix = mpi.install_wheel(name, log=note)
     impl = next((i for i in mpi.discover()[0] if i.prefix == str(prefix)), None)
     if impl is None:
         raise mpi.MpiError(f"pip installed {name} into {prefix}, but no usable MPI is there; "

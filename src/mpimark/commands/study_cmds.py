@@ -1,7 +1,7 @@
 """`mpimark matrix`: a study of the same benchmarks under several MPI implementations.
 
 Declarations and wiring only: the order of the launches and running them is
-matrix.py, each launch is launch.run_stored (as `mpimark run`), finding MPIs
+matrix.py, each launch is recording.run_stored (as `mpimark run`), finding MPIs
 mpi.py, building build.py, study membership studies.py.
 """
 
@@ -17,11 +17,12 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark import build, matrix, mpi, studies
-from mpimark.analysis import MIN_SAMPLES
-from mpimark.commands import console, db_option, error_line
-from mpimark.commands.run_cmds import EXIT_INTERRUPTED, PassThroughCommand, _note, _suite_and_args
-from mpimark.store import Store, StoreError, default_path
+from mpimark.analysis.statistics import MIN_SAMPLES
+from mpimark.commands import console, db_option, error_line, note, recording
+from mpimark.commands.options import EXIT_INTERRUPTED, PassThroughCommand, suite_and_args
+from mpimark.execution import build, matrix, mpi
+from mpimark.storage import studies
+from mpimark.storage.store import default_path, Store, StoreError
 
 
 def _names(text: str) -> list[str]:
@@ -55,7 +56,7 @@ def _members(names: list[str]) -> list[matrix.Member]:
         for j in range(i):
             if impls[j].mpicc == impl.mpicc:
                 raise click.UsageError(f"--mpi names {impl.name} twice ({names[j]}, {names[i]})")
-    return [matrix.Member(name, impl, build.ensure_core(impl, log=_note)) for name, impl in zip(names, impls)]
+    return [matrix.Member(name, impl, build.ensure_core(impl, log=note)) for name, impl in zip(names, impls)]
 
 
 @click.command("matrix", cls=PassThroughCommand,
@@ -90,7 +91,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
     count (-npmin N is added unless given).
     """
     labels, process_counts = _names(mpi_names), _counts(counts)
-    suite, core_args = _suite_and_args(words)
+    suite, core_args = suite_and_args(words)
     if len(set(labels)) != len(labels):
         raise click.UsageError(f"--mpi names an implementation twice: {mpi_names}")
     if shuffle and seed is None:
@@ -105,11 +106,11 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
     members = _members(labels)
     launches = matrix.plan(labels, process_counts, repeat, seed)
     if 1 < repeat < MIN_SAMPLES:
-        _note(f"note: with {repeat} launches per implementation and process count, compare tests launch medians "
+        note(f"note: with {repeat} launches per implementation and process count, compare tests launch medians "
               f"and needs at least {MIN_SAMPLES} on a side: its rows will have no verdict (use --repeat "
               f"{MIN_SAMPLES} or more, or 1 to test the samples of single launches)")
     order = "round robin" + (f", each round shuffled with seed {seed}" if seed is not None else "")
-    _note(f"study {study}: {len(launches)} launches ({len(labels)} implementations x {len(process_counts)} process "
+    note(f"study {study}: {len(launches)} launches ({len(labels)} implementations x {len(process_counts)} process "
           f"counts x {repeat} round{'s' if repeat > 1 else ''}), {order}")
     with Store(db) as store:
         studies.add_plan(store, study, {
@@ -121,7 +122,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
         done: list[matrix.Done] = []
 
         def started(launch: matrix.Launch) -> None:
-            _note(f"[{launch.index}/{len(launches)}] round {launch.round} of {repeat}: {launch.label}, "
+            note(f"[{launch.index}/{len(launches)}] round {launch.round} of {repeat}: {launch.label}, "
                   f"{launch.processes} processes")
 
         def ended(item: matrix.Done) -> None:
@@ -129,11 +130,11 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
             left = matrix.estimate_left(done, launches[item.launch.index:])
             eta = f"; about {_clock(left)} left" if left else ""
             why = f" ({item.message})" if item.message else ""
-            _note(f"[{item.launch.index}/{len(launches)}] run {item.run_id} {item.status}{why}: {item.results} "
+            note(f"[{item.launch.index}/{len(launches)}] run {item.run_id} {item.status}{why}: {item.results} "
                   f"results in {_clock(item.seconds)}, load {item.load_before:.2f} before{eta}")
 
         by_label = {m.label: m for m in members}
-        matrix.run(store, study, launches, by_label, suite, core_args, timeout=timeout, quiet=not tables,
+        recording.run_matrix(store, study, launches, by_label, suite, core_args, timeout=timeout, quiet=not tables,
                    on_start=started, on_done=ended)
     _print_summary(study, done, members, process_counts, db)
     bad = [d for d in done if d.status != "complete"]

@@ -1,9 +1,9 @@
 """The core's three tools as commands: beff, mpibench, startup.
 
 Each launch goes through the same path as `mpimark run` (mpi.find,
-build.ensure_core, launch.run_stored: one launch, one stored run); what is
+build.ensure_core, recording.run_stored: one launch, one stored run); what is
 particular to a tool is only its options and how its results are shown
-(src/mpimark/tools/). stdout carries what the core prints and the tool's
+(src/mpimark/presentation/tools/). stdout carries what the core prints and the tool's
 table; mpimark's own messages go to stderr.
 
 - `mpimark beff -n N [--mem-per-proc MB] [--out DIR] [b_eff options]`:
@@ -21,13 +21,11 @@ from pathlib import Path
 
 import click
 
-from mpimark import build, launch, mpi
-from mpimark.commands import db_option, error_line
-from mpimark.commands.run_cmds import EXIT_INTERRUPTED, PassThroughCommand, _note, _tilde, mpi_options
-from mpimark.store import Store
-from mpimark.tools import beff as beff_view
-from mpimark.tools import mpibench as mpibench_view
-from mpimark.tools import startup as startup_view
+from mpimark.commands import db_option, error_line, note, recording, tilde
+from mpimark.commands.options import EXIT_INTERRUPTED, mpi_options, PassThroughCommand
+from mpimark.execution import build, launch, mpi
+from mpimark.presentation.tools import beff as beff_view, mpibench as mpibench_view, startup as startup_view
+from mpimark.storage.store import Store
 
 LAUNCH_ENV = "MPIMARK_LAUNCH_NS"  # read by the core's startup tool on rank 0 (docs/startup.md)
 BEFF_PREFIX = "b_eff"  # the core's (and the original's) default file prefix
@@ -75,7 +73,7 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
     Stops after a launch that did not complete (it is stored, with why).
     """
     impl = mpi.find(mpi_name, mpi_prefix)
-    core = build.ensure_core(impl, log=_note)
+    core = build.ensure_core(impl, log=note)
     with Store(db) as store, tempfile.TemporaryDirectory(prefix=f"mpimark-{tool}-") as scratch:
         for index in range(repeat):
             if json_file:
@@ -84,7 +82,7 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
                     json_path = json_path.with_name(f"{json_path.stem}.{index + 1}{json_path.suffix or '.jsonl'}")
             else:
                 json_path = Path(scratch) / f"{tool}-{index + 1}.jsonl"
-            run_id, outcome = launch.run_stored(store, impl, processes, core, tool, args, json_path,
+            run_id, outcome = recording.run_stored(store, impl, processes, core, tool, args, json_path,
                                                 timeout=timeout, quiet=quiet, stamp_env=stamp_env)
             records = store.records(run_id)
             if each is not None:
@@ -140,11 +138,11 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
     args += ["-out", str(prefix)]
     for run_id, outcome, records, db_path in _launch("beff", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=quiet):
-        _note(f"stored as run {run_id} in {_tilde(db_path)}")
+        note(f"stored as run {run_id} in {tilde(db_path)}")
         if beff_view.summary(records) is not None:
             beff_view.write_png(records, prefix.with_suffix(beff_view.PNG_SUFFIX))
             files = [p for p in beff_view.output_files(prefix) if p.exists()]
-            _note(f"files: {', '.join(_tilde(p) for p in files)}")
+            note(f"files: {', '.join(tilde(p) for p in files)}")
             click.echo()
             click.echo(beff_view.text(records), nl=False)
         _fail_if_incomplete(ctx, run_id, outcome)
@@ -176,11 +174,11 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
     directory = _out_dir(out)
     for run_id, outcome, records, db_path in _launch("mpibench", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=quiet):
-        _note(f"stored as run {run_id} in {_tilde(db_path)}")
+        note(f"stored as run {run_id} in {tilde(db_path)}")
         if directory is not None:
             path = directory / "mpibench.txt"
             path.write_text(mpibench_view.text(records), encoding="utf-8")
-            _note(f"file: {_tilde(path)}")
+            note(f"file: {tilde(path)}")
         if quiet:
             click.echo(mpibench_view.text(records), nl=False)
         _fail_if_incomplete(ctx, run_id, outcome)
@@ -228,7 +226,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     def progress(index: int, run_id: int, outcome: launch.Outcome) -> None:
         seconds = (outcome.exit_ns - outcome.launch_ns) / 1e9 if outcome.exit_ns and outcome.launch_ns else None
         took = f", launcher start to exit {seconds:.3f} s" if seconds is not None else ""
-        _note(f"launch {index + 1} of {repeat}: run {run_id} {outcome.status}{took}")
+        note(f"launch {index + 1} of {repeat}: run {run_id} {outcome.status}{took}")
 
     launches, ids, exits = [], [], []
     failed = None
@@ -244,7 +242,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
         if outcome.exit_ns and outcome.launch_ns:
             exits.append((outcome.exit_ns - outcome.launch_ns) / 1e6)
     if ids:
-        _note(f"stored as run{'s' if len(ids) > 1 else ''} {_id_list(ids)} in {_tilde(db_path)}; "
+        note(f"stored as run{'s' if len(ids) > 1 else ''} {_id_list(ids)} in {tilde(db_path)}; "
               f"'mpimark show {' '.join(map(str, ids))}' shows this table again")
     if launches:
         text = startup_view.report(launches)
@@ -256,7 +254,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
         if directory is not None:
             path = directory / "startup.txt"
             path.write_text(text, encoding="utf-8")
-            _note(f"file: {_tilde(path)}")
+            note(f"file: {tilde(path)}")
     if failed:
         _fail_if_incomplete(ctx, *failed)
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from mpimark.benchmarks import BenchmarkClass, benchmark_class
-from mpimark.results import TableKey
+from mpimark.records.benchmarks import benchmark_class, BenchmarkClass
+from mpimark.records.results import TableKey
 
 
 class Key(NamedTuple):

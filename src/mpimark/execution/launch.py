@@ -35,12 +35,11 @@ from pathlib import Path
 from typing import IO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn, \
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, \
     TimeRemainingColumn
 
-from mpimark.mpi import MpiImpl, cores, identify, launch_flags
-from mpimark.results import parse_record
-from mpimark.store import Store, steering_environment
+from mpimark.execution.mpi import cores, identify, launch_flags, MpiImpl
+from mpimark.records.results import parse_record
 
 GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down
 POLL_S = 0.1
@@ -73,25 +72,6 @@ def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: l
     return argv, {**os.environ, **impl.env}
 
 
-def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
-               json_path: Path | str, *, timeout: float | None = None, quiet: bool = False,
-               stamp_env: str | None = None, launcher: list[str] | None = None,
-               count_hint: str | None = None) -> tuple[int, Outcome]:
-    """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
-
-    What `mpimark run` does for its one launch and `mpimark matrix` for each
-    of its launches. An exception from the store ends the job and propagates.
-    """
-    argv, env = command(impl, processes, core, suite, args, json_path, launcher=launcher)
-    run_id = store.begin_run(launch_command=argv, environment=steering_environment(env), mpi_name=impl.name,
-                             mpi_prefix=impl.prefix, requested_processes=processes, suite=suite)
-    outcome = run(argv, env, json_path, lambda record: store.add_record(run_id, record),
-                  impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env,
-                  count_hint=count_hint)
-    store.finish_run(run_id, outcome.status, outcome.message)
-    return run_id, outcome
-
-
 def judge(json_path: Path | str, stderr_text: str, returncode: int | None, *, impl: MpiImpl,
           processes: int, launcher: str, count_hint: str | None = None) -> tuple[list[dict], Outcome]:
     """A launch that ran elsewhere (a batch job), judged from what it left as run() judges a live one.
@@ -116,9 +96,9 @@ def judge(json_path: Path | str, stderr_text: str, returncode: int | None, *, im
             seen.results += 1
         elif kind == "end":
             seen.end = record
-    core_errors = [line[len(CORE_ERROR):].strip() for line in stderr_text.splitlines() if line.startswith(CORE_ERROR)]
-    launcher_lines = [line + "\n" for line in stderr_text.splitlines()
-                      if not line.startswith((CORE_ERROR, CORE_WARNING))]
+    lines = stderr_text.splitlines()
+    core_errors = [line[len(CORE_ERROR):].strip() for line in lines if line.startswith(CORE_ERROR)]
+    launcher_lines = [line + "\n" for line in lines if not line.startswith((CORE_ERROR, CORE_WARNING))]
     status, message = _verdict(None, returncode, seen, core_errors, launcher_lines, None, launcher)
     return records, Outcome(status, message, returncode, seen.records, seen.results)
 
@@ -143,7 +123,8 @@ def check_run_record(record: dict, impl: MpiImpl, processes: int, count_hint: st
         return (f"the core runs on {other}, not on {chosen}: it is linked with another MPI library; "
                 f"rebuild with 'mpimark build --mpi {impl.name}' and check LD_LIBRARY_PATH")
     if got != processes:
-        return f"the core reports {got} process(es), not the {processes} asked for; {count_hint or f'check {impl.mpiexec}'}"
+        fix = count_hint or f"check {impl.mpiexec}"
+        return f"the core reports {got} process(es), not the {processes} asked for; {fix}"
     return None
 
 

@@ -17,7 +17,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.results import TableKey
+from mpimark.records.results import TableKey
 
 Tables = dict[TableKey, list[dict]]
 

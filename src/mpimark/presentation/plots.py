@@ -17,8 +17,8 @@ from pathlib import Path
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogLocator, NullLocator, ScalarFormatter
 
-from mpimark.figures import bandwidth_mbs, is_collective, safe_name, table_key, time_ci_usec, time_usec, title
-from mpimark.selection import Series
+from mpimark.records.figures import bandwidth_mbs, is_collective, safe_name, table_key, time_ci_usec, time_usec, title
+from mpimark.storage.selection import Series
 
 MIB = 1 << 20
 FIGSIZE = (7.5, 4.6)  # inches; at 100 dpi a plot fits a report page's width

@@ -11,11 +11,10 @@ import io
 import math
 from collections.abc import Callable
 
-from mpimark import imb_text, tools
-from mpimark.results import group_results, schema
-from mpimark.store import RunRow
-from mpimark.summary import COLUMNS as SUMMARY_COLUMNS
-from mpimark.summary import Column, describe_run, to_markdown
+from mpimark.presentation import imb_text, tools
+from mpimark.presentation.summary import Column, COLUMNS as SUMMARY_COLUMNS, describe_run, to_markdown
+from mpimark.records.results import group_results, schema
+from mpimark.storage.store import RunRow
 
 # -- json: the stream as the core wrote it ------------------------------------
 

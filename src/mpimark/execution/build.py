@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from mpimark.core import REPO_ROOT
 from mpimark.errors import MpimarkError
-from mpimark.mpi import MpiImpl
+from mpimark.execution.core import REPO_ROOT
+from mpimark.execution.mpi import MpiImpl
 from mpimark.paths import cache_dir
 
 CORE_BINARY = "mpimark-core"

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mpimark.benchmarks import BenchmarkClass
-from mpimark.importers.common import Parsed, fail, number, result_record, slug
+from mpimark.records.benchmarks import BenchmarkClass
+from mpimark.storage.importers.common import fail, number, Parsed, result_record, slug
 
 TITLE = re.compile(r"^#\s*OSU\s+(?:MPI\S*\s+|OpenSHMEM\s+|UPC\S*\s+)?(.*?)\s+Test(?:\s+v?(\S+))?\s*$", re.I)
 DATATYPE = re.compile(r"^#\s*Datatype:\s*(\S+?)\.?\s*$")

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mpimark.benchmarks import BenchmarkClass, benchmark_class, is_reduction
 from mpimark.errors import MpimarkError
+from mpimark.records.benchmarks import benchmark_class, BenchmarkClass, is_reduction
 
 # Bytes per element of the MPI datatypes the suites name; count = bytes / size.
 DATATYPE_BYTES = {

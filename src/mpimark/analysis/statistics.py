@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from mpimark.figures import Key, key, time_usec
+from mpimark.records.figures import Key, key, time_usec
 
 # The smallest sample on each side for which compare() gives a verdict: with
 # 3 per side the smallest two-sided p a rank test can give is 2/C(6,3) = 0.1,

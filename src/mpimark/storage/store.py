@@ -107,8 +107,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (run_id, seq)
         )""",
     ),
+    # 2: studies (storage/studies.py). Their tables were created outside the
+    # migrations before; IF NOT EXISTS adopts them as they are.
     (
-        # 2: Slurm batch jobs. A run gets status 'pending' (submitted, not started);
+        """CREATE TABLE IF NOT EXISTS study_runs (
+            study TEXT NOT NULL,
+            implementation TEXT NOT NULL,
+            run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            added_utc TEXT NOT NULL,
+            PRIMARY KEY (study, run_id)
+        )""",
+        """CREATE TABLE IF NOT EXISTS study_plans (
+            study TEXT NOT NULL,
+            added_utc TEXT NOT NULL,
+            plan TEXT NOT NULL      -- JSON: what one `mpimark matrix` set out to run
+        )""",
+    ),
+    (
+        # 3: Slurm batch jobs. A run gets status 'pending' (submitted, not started);
         # SQLite cannot change a CHECK, so runs is rebuilt (with foreign keys off,
         # see _migrate, so results and events keep their rows).
         """CREATE TABLE runs_new (
@@ -299,8 +315,8 @@ class Store:
                                  "move it away or use --db") from None
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction; IMMEDIATE takes the write lock up front, so a
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (the store's own, and its neighbours' such as studies.py); IMMEDIATE takes the write lock up front, so a
         busy database fails at BEGIN (after the busy timeout), not half way."""
         with self._guard():
             conn = self._connection()
@@ -312,6 +328,11 @@ class Store:
                     conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """The rows of one read-only statement."""
+        with self._guard():
+            return self._connection().execute(sql, params).fetchall()
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -385,7 +406,7 @@ class Store:
     def begin_run(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
                   mpi_prefix: str | None, requested_processes: int, suite: str) -> int:
         """A new run in status 'running'; only the MPI-steering part of environment is kept."""
-        with self._write() as conn:
+        with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
                 " launch_command, environment) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
@@ -397,7 +418,7 @@ class Store:
     def add_record(self, run_id: int, record: dict) -> None:
         """Store one record of the stream (run, result, event or end) and commit."""
         text = self._record_text(run_id, record)
-        with self._write() as conn:
+        with self.transaction() as conn:
             self._add(conn, run_id, record, text)
 
     def _record_text(self, run_id: int, record: dict) -> str:
@@ -443,7 +464,7 @@ class Store:
     def finish_run(self, run_id: int, status: str, message: str | None = None) -> None:
         if status not in FINAL_STATUSES:
             raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
-        with self._write() as conn:
+        with self.transaction() as conn:
             self._require_run(conn, run_id)
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
                          (status, message, _now_utc(), run_id))
@@ -454,7 +475,7 @@ class Store:
                   mpi_prefix: str | None, requested_processes: int, suite: str, job_id: str,
                   cluster: str | None, directory: str, mpi: Mapping) -> int:
         """A run submitted as Slurm job job_id: status 'pending', its job row, in one transaction."""
-        with self._write() as conn:
+        with self.transaction() as conn:
             now = _now_utc()
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
@@ -472,7 +493,7 @@ class Store:
         """What Slurm said of a job not yet ended; status is the run's: pending or running."""
         if status not in JOB_STATUSES:
             raise StoreError(f"a submitted run is {' or '.join(JOB_STATUSES)} until collected, not {status!r}")
-        with self._write() as conn:
+        with self.transaction() as conn:
             self._require_run(conn, run_id)
             conn.execute("UPDATE slurm_jobs SET state = ?, reason = ?, checked_utc = ? WHERE run_id = ?",
                          (state, reason, _now_utc(), run_id))
@@ -486,7 +507,7 @@ class Store:
         if status not in FINAL_STATUSES:
             raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
         texts = [self._record_text(run_id, record) for record in records]
-        with self._write() as conn:
+        with self.transaction() as conn:
             row = conn.execute("SELECT collected_utc FROM slurm_jobs WHERE run_id = ?", (run_id,)).fetchone()
             if row is None:
                 raise StoreError(f"run {run_id} is not a Slurm job")

@@ -14,9 +14,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.analysis import Comparison, ComparisonRow
-from mpimark.figures import Key
-from mpimark.summary import Column
+from mpimark.analysis.statistics import Comparison, ComparisonRow
+from mpimark.presentation.summary import Column
+from mpimark.records.figures import Key
 
 
 def _usec(value: float | None) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mpimark.importers.common import Parsed, datatype_for, fail, number, result_record
+from mpimark.storage.importers.common import datatype_for, fail, number, Parsed, result_record
 
 START = re.compile(r"^START mpiBench\s*(\S*)")
 HOST = re.compile(r"^(\d+)\s*:\s*(\S+)$")

@@ -14,28 +14,21 @@ and `--repeat K` gives K launches of each, the unit compare tests on
 (random.Random(seed)), so no implementation always runs right after the same
 other one; the seed is kept in the study's plan (studies.add_plan).
 
-run() launches the plan through launch.run_stored, exactly as `mpimark run`
-launches, and adds each run to the study under its implementation label. A
-launch that fails is stored as a failed run and the study goes on; an
-interrupted one (Ctrl-C) ends it. Names, builds and printing are the
+commands/recording.run_matrix launches the plan, each launch recorded as
+`mpimark run` records its one; this module holds the plan and its figures
+only, and knows nothing of the store. Names, builds and printing are the
 command's (commands/study_cmds.py).
 """
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
-import tempfile
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mpimark import launch as launcher
-from mpimark import studies
-from mpimark.mpi import MpiImpl
-from mpimark.store import Store
+from mpimark.execution.mpi import MpiImpl
 
 
 @dataclass(frozen=True)
@@ -104,31 +97,6 @@ def estimate_left(done: Sequence[Done], left: Sequence[Launch]) -> float | None:
     for d in done:
         cells.setdefault((d.launch.label, d.launch.processes), []).append(d.seconds)
     return sum(statistics.fmean(cells.get((x.label, x.processes), [overall])) for x in left)
-
-
-def run(store: Store, study: str, launches: Sequence[Launch], members: dict[str, Member], suite: str,
-        args: Sequence[str], *, timeout: float | None = None, quiet: bool = True,
-        on_start: Callable[[Launch], None] = lambda launch: None,
-        on_done: Callable[[Done], None] = lambda done: None) -> list[Done]:
-    """Launch each in order, store it as a run and add it to study; stop after an interrupted one."""
-    finished: list[Done] = []
-    with tempfile.TemporaryDirectory(prefix="mpimark-matrix-") as scratch:
-        for launch in launches:
-            member = members[launch.label]
-            on_start(launch)
-            load = os.getloadavg()[0]
-            started = time.monotonic()
-            run_id, outcome = launcher.run_stored(
-                store, member.impl, launch.processes, member.core, suite, core_args(args, launch.processes),
-                Path(scratch) / f"launch-{launch.index}.jsonl", timeout=timeout, quiet=quiet)
-            studies.add_run(store, study, run_id, launch.label)
-            done = Done(launch, run_id, outcome.status, outcome.message, outcome.results,
-                        time.monotonic() - started, load)
-            finished.append(done)
-            on_done(done)
-            if outcome.status == "interrupted":
-                break
-    return finished
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from mpimark.importers.common import Parsed, datatype_for, fail, number, result_record
+from mpimark.storage.importers.common import datatype_for, fail, number, Parsed, result_record
 
 # IMB up to 3.x printed Mbytes/sec with MB = 2^20 bytes; later versions and
 # the record format use 10^6 (reference/imb.md §3.4).

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mpimark import studies
-from mpimark.store import RunRow, Store, StoreError
+from mpimark.storage import studies
+from mpimark.storage.store import RunRow, Store, StoreError
 
 
 @dataclass(frozen=True)

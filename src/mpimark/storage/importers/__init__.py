@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mpimark.importers import imb, mpibench, osu
-from mpimark.importers.common import ImportFormatError, Parsed, fail
-from mpimark.store import Store
+from mpimark.storage.importers import imb, mpibench, osu
+from mpimark.storage.importers.common import fail, ImportFormatError, Parsed
+from mpimark.storage.store import Store
 
 FORMATS = ("imb", "osu", "mpibench")
 FORMAT_NAMES = {"imb": "IMB text", "osu": "OSU Micro-Benchmarks", "mpibench": "mpiBench"}

@@ -22,9 +22,10 @@ from datetime import datetime, timezone
 
 import jinja2
 
-from mpimark import __version__, plots
-from mpimark.figures import bandwidth_mbs, is_collective, table_key, time_usec, title
-from mpimark.selection import LoadedRun, Series
+from mpimark import __version__
+from mpimark.presentation import plots
+from mpimark.records.figures import bandwidth_mbs, is_collective, table_key, time_usec, title
+from mpimark.storage.selection import LoadedRun, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
 PARALLEL_TRANSFER = ("Sendrecv", "Exchange")
@@ -223,7 +224,7 @@ def sections(series: list[Series], size: int | None) -> list[Section]:
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.PackageLoader("mpimark", "templates"), autoescape=True,
+    return jinja2.Environment(loader=jinja2.PackageLoader("mpimark.presentation", "templates"), autoescape=True,
                               undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 

@@ -44,7 +44,7 @@ class TableKey(NamedTuple):
 
 @lru_cache(maxsize=1)
 def schema() -> dict:
-    return json.loads(files("mpimark").joinpath(SCHEMA_RESOURCE).read_text("utf-8"))
+    return json.loads(files("mpimark.records").joinpath(SCHEMA_RESOURCE).read_text("utf-8"))
 
 
 @lru_cache(maxsize=1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from mpimark.benchmarks import SUITE_TITLES, Layout, checks_data, table_layout
+from mpimark.records.benchmarks import checks_data, Layout, SUITE_TITLES, table_layout
 
 WIDTH = 13  # IMB's column width
 IMB_METHOD_VERSION = "2021.11"  # as IMB_METHOD_VERSION in core/src/report/imb_text.c

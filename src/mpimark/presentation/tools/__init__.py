@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from mpimark.tools import beff, mpibench, startup
+from mpimark.presentation.tools import beff, mpibench, startup
 
 # The `suite` of a tool's run record -> its module. The store's suite column
 # holds the core's tool word (beff, mpibench, startup), also accepted.

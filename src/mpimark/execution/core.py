@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-# src/mpimark/core.py -> the repository root (an editable install runs from here).
-REPO_ROOT = Path(__file__).resolve().parents[2]
+# src/mpimark/execution/core.py -> the repository root (an editable install runs from here).
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_CORE = REPO_ROOT / "build" / "core" / "mpimark-core"
 
 

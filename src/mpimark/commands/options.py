@@ -1,0 +1,70 @@
+"""Options and argument handling shared by the commands that launch the core.
+
+run, matrix and the tools' commands take the same --mpi/--mpi-prefix, pass
+IMB's single-dash options through to the core unchanged, and exit the same
+way when interrupted.
+"""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from mpimark.records import benchmarks
+
+# The core's suites (core/src/main.c); SUITE is optional because the first
+# word of a run is a suite only when it is one of these.
+SUITES = tuple(benchmarks.SUITES)  # mpi1, nbc, mpi4, ext, rma, io
+EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
+
+
+def mpi_options(function):
+    function = click.option("--mpi-prefix", metavar="DIR",
+                            help="An MPI installed under DIR (DIR/bin/mpicc, DIR/bin/mpiexec).")(function)
+    return click.option("--mpi", "mpi_name", metavar="NAME",
+                        help="MPI implementation by name, as 'mpimark mpi list' shows [default: the first].")(function)
+
+
+class PassThroughCommand(click.Command):
+    """A command whose unknown words, IMB's single-dash options among them, reach the core as they are.
+
+    ignore_unknown_options alone is not enough: click reads "-npmin 2" as the
+    cluster "-n pmin" and "-input" as "-i -n put". So before click parses,
+    every word that is not one of the command's own options (or their value)
+    moves after a "--", where click takes it as an argument, in order.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        params = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
+        with_value = {name for p in params if not p.is_flag for name in p.opts}
+        flags = {name for p in params if p.is_flag for name in p.opts + p.secondary_opts}
+        ours: list[str] = []
+        theirs: list[str] = []
+        words = iter(args)
+        for word in words:
+            name = word.split("=", 1)[0]
+            if name in with_value:
+                ours.append(word)
+                if "=" not in word:
+                    ours.append(next(words, ""))
+            elif word in flags or re.fullmatch(r"-n\d[\d,]*", word) or (word.startswith("--") and word != "--"):
+                ours.append(word)  # an unknown --option is ours too: the core has none
+            elif word != "--":
+                theirs.append(word)
+        return super().parse_args(ctx, ours + ["--", *theirs])
+
+
+def suite_and_args(words: tuple[str, ...]) -> tuple[str, list[str]]:
+    """The suite (the first word when it names one, else mpi1) and the words for the core."""
+    args = list(words)
+    lowered = [word.lower() for word in args]
+    if "-json" in lowered:
+        raise click.UsageError("mpimark gives the core its -json file; use --json FILE to keep a copy")
+    for word in ("-list", "-help"):  # they print and run nothing: there would be no run to store
+        if word in lowered:
+            suite = lowered[0] if lowered[0] in SUITES else SUITES[0]
+            raise click.UsageError(f"{word} runs no benchmark; ask the core itself: \"$(mpimark build)\" {suite} {word}")
+    if args and args[0].lower() in SUITES:
+        return args[0].lower(), args[1:]
+    return SUITES[0], args

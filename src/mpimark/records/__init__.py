@@ -1,0 +1,1 @@
+"""The results stream: reading and validating records, and what a record means (docs/results-format.md)."""

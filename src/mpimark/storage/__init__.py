@@ -1,0 +1,1 @@
+"""The results database (SQLite), studies, selectors, and importers of other tools' output."""
