@@ -2,6 +2,7 @@
  * flushed as soon as it is written so a killed run keeps what it finished. */
 #include "report/reporter.h"
 #include "engine/datatypes.h"
+#include "engine/sysinfo.h"
 #include "util/jsonw.h"
 
 #include <errno.h>
@@ -88,6 +89,7 @@ static void json_run_begin(reporter_t *r, const run_info_t *in) {
   jw_int(&jw, "processes", in->processes);
   jw_int(&jw, "cores_online", in->cores_online);
   jw_bool(&jw, "oversubscribed", in->oversubscribed);
+  sysinfo_write_placement(&jw, in);
   jw_obj_begin(&jw, "uname");
   jw_str(&jw, "sysname", in->sysname);
   jw_str(&jw, "release", in->release);
