@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from mpimark.execution import launch, matrix
+from mpimark.execution import launch, matrix, slurm
 from mpimark.execution.mpi import MpiImpl
 from mpimark.storage import studies
 from mpimark.storage.store import Store
@@ -23,13 +23,15 @@ from mpimark.storage.store import Store
 
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
                json_path: Path | str, *, timeout: float | None = None, quiet: bool = False,
-               stamp_env: str | None = None, launcher: list[str] | None = None,
-               count_hint: str | None = None) -> tuple[int, launch.Outcome]:
+               stamp_env: str | None = None, srun: slurm.Srun | None = None) -> tuple[int, launch.Outcome]:
     """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
 
     What `mpimark run` does for its one launch and `mpimark matrix` for each
     of its launches. An exception from the store ends the job and propagates.
+    srun: launch with Slurm's srun (slurm.resolve) instead of impl's mpiexec.
     """
+    launcher = srun.words(processes) if srun else None
+    count_hint = srun.hint if srun else None
     argv, env = launch.command(impl, processes, core, suite, args, json_path, launcher=launcher)
     run_id = store.begin_run(launch_command=argv, environment=env, mpi_name=impl.name,
                              mpi_prefix=impl.prefix, requested_processes=processes, suite=suite)

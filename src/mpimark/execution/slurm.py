@@ -22,6 +22,7 @@ Three parts, none of which touches the results database:
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -74,6 +75,7 @@ def plugin_for(kind: str, chosen: str | None = None, env: Mapping[str, str] | No
     return chosen or env.get("SLURM_MPI_TYPE") or MPI_PLUGINS.get(kind, DEFAULT_PLUGIN)
 
 
+@functools.lru_cache(maxsize=None)
 def plugins(srun: str) -> list[str]:
     """The PMI plugins this srun has (`srun --mpi=list`), without the pmix_vN variants' details."""
     try:
@@ -92,51 +94,59 @@ def plugins(srun: str) -> list[str]:
     return words
 
 
-def choose_launcher(requested: str | None, kind: str, srun_mpi: str | None = None,
-                    env: Mapping[str, str] | None = None) -> str:
-    """mpiexec or srun. Asked for srun, it must be usable (SlurmError saying why not);
-    not asked, srun inside an allocation when it has the plugin the implementation needs."""
+LAUNCHERS = ("mpiexec", "srun")
+
+
+@dataclass(frozen=True)
+class Srun:
+    """srun as the launcher of one implementation's core."""
+
+    path: str
+    plugin: str  # the --mpi value
+    kind: str  # the implementation's (MpiImpl.kind)
+
+    def words(self, processes: int, extra: tuple[str, ...] | list[str] = ()) -> list[str]:
+        """srun's part of the launch line (placement's words in extra); the core and its arguments follow."""
+        return [self.path, f"--mpi={self.plugin}", f"--ntasks={processes}", *extra]
+
+    @property
+    def hint(self) -> str:
+        """What to do when the ranks came up as singletons instead of one job of N."""
+        other = "pmix" if self.plugin == "pmi2" else "pmi2"
+        return (f"srun --mpi={self.plugin} started each rank on its own: the {self.kind} library does not speak "
+                f"that PMI; try --srun-mpi {other} ('srun --mpi=list' shows what this Slurm has)")
+
+
+def resolve(requested: str | None, kind: str, srun_mpi: str | None = None,
+            env: Mapping[str, str] | None = None) -> Srun | None:
+    """srun (a Srun) or mpiexec (None) for an implementation of kind.
+
+    Asked for (--launcher srun), srun must be usable: SlurmError says why not.
+    Not asked, srun is chosen inside an allocation when it has the PMI plugin
+    the implementation needs; else mpiexec, as outside Slurm.
+    """
     env = os.environ if env is None else env
-    srun = shutil.which("srun", path=env.get("PATH"))
+    if requested not in (None, *LAUNCHERS):
+        raise SlurmError(f"--launcher {requested}: give one of {', '.join(LAUNCHERS)}")
     if requested == "mpiexec":
-        return "mpiexec"
+        return None
+    path = shutil.which("srun", path=env.get("PATH"))
+    plugin = plugin_for(kind, srun_mpi, env)
     if requested == "srun":
-        if srun is None:
-            raise SlurmError("--launcher srun: there is no srun on PATH; load Slurm's module or use "
+        if path is None:
+            raise SlurmError("--launcher srun: there is no srun on PATH; load Slurm's module, or use "
                              "--launcher mpiexec")
         if not in_allocation(env):
-            raise SlurmError("--launcher srun needs a Slurm allocation (SLURM_JOB_ID is not set): run inside "
-                             "'salloc -n N', or submit a batch job with 'mpimark submit'")
-        return "srun"
-    if srun is None or not in_allocation(env):
-        return "mpiexec"
-    return "srun" if plugin_for(kind, srun_mpi, env) in plugins(srun) else "mpiexec"
-
-
-def check_plugin(srun: str, plugin: str) -> None:
-    """Refuse a --mpi value this srun does not have, naming the ones it has."""
-    have = plugins(srun)
-    if have and plugin not in have:
-        raise SlurmError(f"this srun has no '{plugin}' MPI plugin (it has {', '.join(have)}); "
-                         "choose one with --srun-mpi")
-
-
-def srun_argv(plugin: str, processes: int, *, ntasks_per_node: int | None = None, nodes: int | None = None,
-              extra: tuple[str, ...] = (), srun: str = "srun") -> list[str]:
-    """srun's part of a launch line; the core and its arguments follow."""
-    argv = [srun, f"--mpi={plugin}", f"--ntasks={processes}"]
-    if nodes is not None:
-        argv.append(f"--nodes={nodes}")
-    if ntasks_per_node is not None:
-        argv.append(f"--ntasks-per-node={ntasks_per_node}")
-    return [*argv, *extra]
-
-
-def srun_hint(plugin: str, kind: str) -> str:
-    """What to try when srun started singletons instead of one job of N ranks."""
-    other = "pmi2" if plugin != "pmi2" else "pmix"
-    return (f"srun --mpi={plugin} started each rank as a singleton: the {kind} library does not speak that PMI; "
-            f"try --srun-mpi {other}")
+            raise SlurmError("--launcher srun needs a Slurm allocation (SLURM_JOB_ID is not set): run mpimark "
+                             "inside 'salloc -n N', or submit a batch job with 'mpimark submit'")
+        have = plugins(path)
+        if have and plugin not in have:
+            raise SlurmError(f"this srun has no '{plugin}' MPI plugin (it has {', '.join(have)}); "
+                             "choose one with --srun-mpi")
+        return Srun(path, plugin, kind)
+    if path is None or not in_allocation(env) or plugin not in plugins(path):
+        return None
+    return Srun(path, plugin, kind)
 
 
 # -------------------------------------------------------------- batch jobs
