@@ -115,8 +115,8 @@ def _fail_if_incomplete(ctx: click.Context, run_id: int, outcome: launch.Outcome
 @click.option("--quiet", is_flag=True, help="Do not print the core's output (the b_eff table is still printed).")
 @click.pass_context
 def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
-         launcher: str | None, srun_mpi: str | None, timeout: float | None, db: str | None, json_file: str | None, mem_mb: int | None, out: str,
-         quiet: bool) -> None:
+         launcher: str | None, srun_mpi: str | None, timeout: float | None, db: str | None, json_file: str | None,
+         mem_mb: int | None, out: str, quiet: bool) -> None:
     """b_eff, HLRS's effective bandwidth (docs/beff.md); the run is stored.
 
     b_eff's own options go to the core as they are: -short, -test (quick, not

@@ -198,23 +198,24 @@ class BatchRequest:
 
 def batch_script(files: JobFiles, request: BatchRequest, launch: list[str], env: Mapping[str, str],
                  header: str) -> str:
-    """The script sbatch runs: one srun of the core, its output into the job's directory,
-    and srun's exit status written last (renamed into place, so it is whole or absent)."""
+    """The script sbatch runs, in the job's directory (--chdir): one srun of the core (launch, with the
+    job's files named relative to it), its output into files there, and srun's exit status written
+    last (renamed into place, so it is whole or absent)."""
     q = shlex.quote
     lines = ["#!/bin/bash", *(f"# {line}" for line in header.splitlines())]
     directives = [("job-name", request.job_name), ("nodes", request.nodes),
                   ("ntasks-per-node", request.ntasks_per_node), ("partition", request.partition),
                   ("time", request.time), ("account", request.account),
                   ("output", files.slurm_output()), ("chdir", files.directory)]
-    lines += [f"#SBATCH --{name}={value}" for name, value in directives if value is not None]
-    lines += ["", "set -u"]
+    lines += [f"#SBATCH --{name}={q(str(value))}" for name, value in directives if value is not None]
+    lines += ["", f"cd {q(str(files.directory))} || exit 1"]
     lines += [f"export {name}={q(value)}" for name, value in sorted(env.items())]
+    exit_file = files.exit_status.name
     lines += [
-        f"rm -f {q(str(files.exit_status))}",
-        f"{shlex.join(launch)} >{q(str(files.stdout))} 2>{q(str(files.stderr))}",
+        f"rm -f {exit_file}",
+        f"{shlex.join(launch)} >{files.stdout.name} 2>{files.stderr.name}",
         "status=$?",
-        f"echo \"$status\" >{q(str(files.exit_status))}.tmp && mv {q(str(files.exit_status))}.tmp "
-        f"{q(str(files.exit_status))}",
+        f'echo "$status" >{exit_file}.tmp && mv {exit_file}.tmp {exit_file}',
         'exit "$status"',
     ]
     return "\n".join(lines) + "\n"
