@@ -8,6 +8,7 @@ import pytest
 
 from mpimark.execution import placement as pl
 from mpimark.execution.placement import Placement, PlacementError
+from mpimark.records import placement as stored
 
 
 def known(host: str) -> None:
@@ -188,14 +189,16 @@ def test_record_round_trip():
 
 
 def test_describe_and_differences():
-    assert pl.describe(None) == "launcher default"
-    assert pl.describe(TWO_BY_TWO.to_record()) == ("hosts n1,n2; 2 per node; bind core; env UCX_TLS=tcp X=a b; "
-                                                   "launcher args --mca btl self,tcp")
+    assert stored.describe(None) == stored.describe(Placement().to_record()) == "launcher default"
+    assert stored.describe(TWO_BY_TWO.to_record()) == ("hosts n1,n2; 2 per node; bind core; env UCX_TLS=tcp X=a b; "
+                                                       "launcher args --mca btl self,tcp")
+    assert stored.describe(Placement(hosts=("a",), hostfile="/h").to_record()) == "hosts a (from /h)"
     other = Placement(hosts=("n1", "n2"), ppn=2, bind="none", env=(("UCX_TLS", "tcp"), ("X", "a b")))
-    assert pl.differences(TWO_BY_TWO.to_record(), other.to_record()) == [
+    assert stored.differences(TWO_BY_TWO.to_record(), other.to_record()) == [
         "bind: core vs none", "launcher args: --mca btl self,tcp vs default"]
-    assert pl.differences(TWO_BY_TWO.to_record(), TWO_BY_TWO.to_record()) == []
-    assert pl.differences(None, None) == []
+    assert stored.differences(TWO_BY_TWO.to_record(), TWO_BY_TWO.to_record()) == []
+    assert stored.differences(None, Placement().to_record()) == []
+    assert stored.differences(None, {"hosts": ["a"]}) == ["hosts: default vs a"]
 
 
 @pytest.mark.parametrize("record, text", [
@@ -206,10 +209,46 @@ def test_describe_and_differences():
     (None, None),
 ])
 def test_nodes_by_ranks(record, text):
-    assert pl.nodes_by_ranks(record) == text
+    assert stored.nodes_by_ranks(record) == text
 
 
 def test_env_everywhere():
     ranks = [{"env": {"A": "1", "B": None}}, {"env": {"A": "1", "B": "x"}}, {"env": {"A": "1", "B": "x"}}]
-    assert pl.env_everywhere({"ranks": ranks}) == {"A": True, "B": False}
-    assert pl.env_everywhere({}) == {}
+    assert stored.env_everywhere({"ranks": ranks}) == {"A": True, "B": False}
+    assert stored.rank_env({"ranks": ranks}) == {"A": ["1"], "B": [None, "x"]}
+    assert stored.env_everywhere({}) == {}
+
+
+def test_rank_lines():
+    ranks = [{"rank": 0, "host": "a", "cpus": "0"}, {"rank": 1, "host": "a", "cpus": "1"},
+             {"rank": 2, "host": "b", "cpus": "0-1"}, {"rank": 3, "host": "a", "cpus": None}]
+    assert stored.rank_lines({"ranks": ranks}) == ["a: ranks 0-1,3 on cpus 0 | 1 | ?", "b: ranks 2 on cpus 0-1"]
+
+
+# ------------------------------------------------- the commands refuse bad input
+
+
+@pytest.mark.parametrize("command", [["run", "mpi1", "PingPong", "-n", "4"], ["matrix", "--mpi", "openmpi", "-n", "2,4"],
+                                     ["beff", "-n", "4"], ["mpibench", "-n", "4"], ["startup", "-n", "4"]])
+@pytest.mark.parametrize("options, message", [
+    (["--hosts", "mm-nowhere.invalid"], "unknown host 'mm-nowhere.invalid' (--hosts): it does not resolve"),
+    (["--hostfile", "/nonexistent/hosts"], "--hostfile /nonexistent/hosts: no such file"),
+    (["--hosts", "localhost", "--ppn", "2"], "--ppn 2 on 1 host(s) places 2 ranks, fewer than -n 4"),
+    (["--env", "UCX_TLS"], "--env 'UCX_TLS' has no '='; give --env NAME=VALUE"),
+])
+def test_every_launching_command_refuses_bad_placement_before_storing(tmp_path, command, options, message):
+    from .cli_helpers import assert_one_error_line, invoke
+
+    db = tmp_path / "results.db"
+    line = assert_one_error_line(invoke(*command, *options, "--db", str(db)))
+    assert message in line
+    assert not db.exists()  # nothing stored, not even an empty database
+
+
+def test_an_empty_hostfile_is_refused(tmp_path):
+    from .cli_helpers import assert_one_error_line, invoke
+
+    (tmp_path / "hosts").write_text("# none yet\n")
+    line = assert_one_error_line(invoke("run", "-n", "2", "--hostfile", str(tmp_path / "hosts"),
+                                        "--db", str(tmp_path / "results.db")))
+    assert line == f"mpimark: error: --hostfile {tmp_path / 'hosts'} names no host; give one host name per line"

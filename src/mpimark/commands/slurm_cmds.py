@@ -24,6 +24,7 @@ from mpimark.commands import db_option, error_line, jobs, note, tilde
 from mpimark.commands.options import mpi_options, PassThroughCommand, suite_and_args
 from mpimark.commands.run_cmds import _check_standard
 from mpimark.execution import build, mpi, slurm
+from mpimark.execution.placement import Placement
 from mpimark.storage.store import default_path, steering_environment, Store
 
 DEFAULT_JOB_DIR = "mpimark-jobs"
@@ -108,7 +109,7 @@ def submit(words: tuple[str, ...], nodes: int, per_node: int, partition: str | N
             run_id = store.begin_job(launch_command=launch_line, environment=env, mpi_name=impl.name,
                                      mpi_prefix=impl.prefix, requested_processes=processes, suite=suite,
                                      job_id=job_id, cluster=cluster, directory=str(files.directory),
-                                     mpi=dataclasses.asdict(impl))
+                                     mpi=dataclasses.asdict(impl), placement=Placement(ppn=per_node).to_record())
         except BaseException:
             slurm.cancel(job_id)
             shutil.rmtree(files.directory, ignore_errors=True)

@@ -22,8 +22,10 @@ from pathlib import Path
 import click
 
 from mpimark.commands import db_option, error_line, note, recording, tilde
-from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, mpi_options, PassThroughCommand
+from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, mpi_options, PassThroughCommand, \
+    placement, placement_options
 from mpimark.execution import build, launch, mpi, slurm
+from mpimark.execution.placement import Placement
 from mpimark.presentation.tools import beff as beff_view, mpibench as mpibench_view, startup as startup_view
 from mpimark.storage.store import Store
 
@@ -33,7 +35,8 @@ PASS_THROUGH = {"ignore_unknown_options": True, "allow_extra_args": True}
 
 
 def _common(function):
-    """-n, --mpi, --mpi-prefix, --timeout, --db, --json: as `mpimark run` has them."""
+    """-n, --mpi, --mpi-prefix, the placement options, --timeout, --db, --json: as `mpimark run` has them."""
+    function = placement_options(function)
     function = click.option("--json", "json_file", type=click.Path(dir_okay=False, writable=True),
                             help="Also keep the core's JSON Lines results stream in this file.")(function)
     function = db_option(function)
@@ -68,8 +71,8 @@ def _out_dir(out: str | None) -> Path | None:
 
 def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | None, db: str | None,
             timeout: float | None, json_file: str | None, args: list[str], *, quiet: bool = False,
-            repeat: int = 1, stamp_env: str | None = None, each=None, launcher: str | None = None,
-            srun_mpi: str | None = None):
+            repeat: int = 1, stamp_env: str | None = None, each=None, where: Placement = Placement(),
+            launcher: str | None = None, srun_mpi: str | None = None):
     """Launch the tool `repeat` times, each a stored run; yield (run_id, outcome, records, db path) per launch.
 
     Stops after a launch that did not complete (it is stored, with why).
@@ -86,7 +89,8 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
             else:
                 json_path = Path(scratch) / f"{tool}-{index + 1}.jsonl"
             run_id, outcome = recording.run_stored(store, impl, processes, core, tool, args, json_path,
-                                                timeout=timeout, quiet=quiet, stamp_env=stamp_env, srun=srun)
+                                                   timeout=timeout, quiet=quiet, stamp_env=stamp_env, placement=where,
+                                                   srun=srun)
             records = store.records(run_id)
             if each is not None:
                 each(index, run_id, outcome)
@@ -116,7 +120,7 @@ def _fail_if_incomplete(ctx: click.Context, run_id: int, outcome: launch.Outcome
 @click.pass_context
 def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
          launcher: str | None, srun_mpi: str | None, timeout: float | None, db: str | None, json_file: str | None,
-         mem_mb: int | None, out: str, quiet: bool) -> None:
+         mem_mb: int | None, out: str, quiet: bool, **placement_params) -> None:
     """b_eff, HLRS's effective bandwidth (docs/beff.md); the run is stored.
 
     b_eff's own options go to the core as they are: -short, -test (quick, not
@@ -126,6 +130,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
     protocol (.short), the summary (.sum), the plot data (.plot, .gps) and a
     PNG of bandwidth against message length per pattern into --out DIR.
     """
+    where = placement(placement_params, [processes])
     args = _refuse(words, {
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy",
         "-out": "use --out DIR (the files are DIR/b_eff.*)", "-f": "use --out DIR (the files are DIR/b_eff.*)",
@@ -140,7 +145,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
     prefix = directory / BEFF_PREFIX
     args += ["-out", str(prefix)]
     for run_id, outcome, records, db_path in _launch("beff", processes, mpi_name, mpi_prefix, db, timeout,
-                                                      json_file, args, quiet=quiet, launcher=launcher,
+                                                      json_file, args, quiet=quiet, where=where, launcher=launcher,
                                                       srun_mpi=srun_mpi):
         note(f"stored as run {run_id} in {tilde(db_path)}")
         if beff_view.summary(records) is not None:
@@ -163,7 +168,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
 @click.pass_context
 def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None,
              mpi_prefix: str | None, launcher: str | None, srun_mpi: str | None, timeout: float | None,
-             db: str | None, json_file: str | None, out: str | None, quiet: bool) -> None:
+             db: str | None, json_file: str | None, out: str | None, quiet: bool, **placement_params) -> None:
     """LLNL mpiBench: collectives over message sizes and sub-communicators (docs/mpibench.md); stored.
 
     mpiBench's options and operations go to the core as they are:
@@ -173,11 +178,12 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
     Scatter Allreduce Reduce (default all). Each line gives Avg, Min and Max
     over the processes (µs per call) and the communicator.
     """
+    where = placement(placement_params, [processes])
     args = _refuse(words, {
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy"})
     directory = _out_dir(out)
     for run_id, outcome, records, db_path in _launch("mpibench", processes, mpi_name, mpi_prefix, db, timeout,
-                                                      json_file, args, quiet=quiet, launcher=launcher,
+                                                      json_file, args, quiet=quiet, where=where, launcher=launcher,
                                                       srun_mpi=srun_mpi):
         note(f"stored as run {run_id} in {tilde(db_path)}")
         if directory is not None:
@@ -205,7 +211,7 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
 def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
             launcher: str | None, srun_mpi: str | None,
             timeout: float | None, db: str | None, json_file: str | None, repeat: int, hello: bool, init_only: bool,
-            out: str | None, verbose: bool) -> None:
+            out: str | None, verbose: bool, **placement_params) -> None:
     """MPI start-up time (docs/startup.md): K launches, shown as RIKEN's table; each launch is stored.
 
     For every launch, the time from just before the launcher starts
@@ -218,6 +224,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     measures MPI_Init alone. With --repeat K, --json FILE keeps launch k's
     stream as FILE.k.jsonl.
     """
+    where = placement(placement_params, [processes])
     args = _refuse(words, {
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy",
         "-launch-ns": f"mpimark takes the launch time itself ({LAUNCH_ENV}, just before the launcher starts)",
@@ -239,7 +246,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     db_path = None
     for run_id, outcome, records, db_path in _launch("startup", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=not verbose, repeat=repeat,
-                                                      stamp_env=LAUNCH_ENV, each=progress, launcher=launcher,
+                                                      stamp_env=LAUNCH_ENV, each=progress, where=where, launcher=launcher,
                                                       srun_mpi=srun_mpi):
         ids.append(run_id)
         if outcome.status != "complete":

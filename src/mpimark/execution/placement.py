@@ -32,6 +32,9 @@ the core records in the run record the value every rank saw.
 
 A launcher that mpimark does not model gets its words from launcher_args()'s
 TRANSLATORS table; a new one (Slurm's srun) is one more function there.
+
+Reading a stored placement (describe, differences: what show, report and
+compare print) is records/placement.py: presentation may not import execution.
 """
 
 from __future__ import annotations
@@ -334,75 +337,3 @@ def launcher_args(placement: Placement, launcher: str | None, processes: int) ->
                                  f"--ppn, --bind or --env; pass its own options with --launcher-arg")
         return list(placement.launcher_args)
     return [*translate(placement, processes), *placement.launcher_args]
-
-
-# ------------------------------------------------------------------ reading
-
-
-def describe(record: Mapping | None) -> str:
-    """One line for a stored placement (to_record()): 'hosts a,b; 2 per node; bind core; env X=1'."""
-    placement = Placement.from_record(record)
-    if placement.is_default:
-        return "launcher default"
-    parts = []
-    if placement.hosts:
-        parts.append(f"hosts {','.join(placement.hosts)}")
-    if placement.hostfile:
-        parts.append(f"from {placement.hostfile}")
-    if placement.ppn is not None:
-        parts.append(f"{placement.ppn} per node")
-    if placement.bind:
-        parts.append(f"bind {placement.bind}")
-    if placement.env:
-        parts.append("env " + " ".join(f"{name}={value}" for name, value in placement.env))
-    if placement.launcher_args:
-        parts.append("launcher args " + " ".join(placement.launcher_args))
-    return "; ".join(parts)
-
-
-def differences(a: Mapping | None, b: Mapping | None) -> list[str]:
-    """What differs between two stored placements, one phrase each ('bind: core vs none'); [] if alike."""
-    pa, pb = Placement.from_record(a), Placement.from_record(b)
-    return [f"{label}: {_shown(pa, name)} vs {_shown(pb, name)}" for label, name in _FIELDS
-            if getattr(pa, name) != getattr(pb, name)]
-
-
-_FIELDS = (("hosts", "hosts"), ("ppn", "ppn"), ("bind", "bind"), ("env", "env"), ("launcher args", "launcher_args"))
-
-
-def _shown(placement: Placement, name: str) -> str:
-    value = getattr(placement, name)
-    if value is None or value == ():
-        return "default"
-    if name == "hosts":
-        return ",".join(value)
-    if name == "env":
-        return " ".join(f"{key}={text}" for key, text in value)
-    if name == "launcher_args":
-        return " ".join(value)
-    return str(value)
-
-
-def nodes_by_ranks(run_record: Mapping | None) -> str | None:
-    """'2 × 2' (nodes × ranks per node) from the core's run record; '2 × 1-3' when uneven; None without it."""
-    if not run_record:
-        return None
-    per_node = run_record.get("ranks_per_node")
-    if not per_node:
-        hosts = run_record.get("hosts")
-        if hosts and len(hosts) == 1 and run_record.get("processes"):
-            return f"1 × {run_record['processes']}"
-        return None
-    low, high = min(per_node), max(per_node)
-    return f"{len(per_node)} × {low}" if low == high else f"{len(per_node)} × {low}-{high}"
-
-
-def env_everywhere(run_record: Mapping | None) -> dict[str, bool]:
-    """For each variable the ranks recorded (MPIMARK_RECORD_ENV): whether every rank saw the same value."""
-    ranks = (run_record or {}).get("ranks") or []
-    seen: dict[str, set] = {}
-    for rank in ranks:
-        for name, value in (rank.get("env") or {}).items():
-            seen.setdefault(name, set()).add(value)
-    return {name: len(values) == 1 and None not in values for name, values in seen.items()}
-
