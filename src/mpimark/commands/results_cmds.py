@@ -47,10 +47,10 @@ def runs(db: str | None) -> None:
     table = Table(title=Text(f"runs in {path}"), title_justify="left")
     headers = [("id", "right"), ("started", "left"), ("status", "left"), ("suite", "left"), ("MPI", "left"),
                ("processes", "right"), ("nodes × ranks", "right"), ("hosts", "left"), ("results", "right")]
-    if slurm_jobs:
-        headers.append(("Slurm job", "left"))
     for header, justify in headers:
         table.add_column(header, justify=justify)
+    if slurm_jobs:
+        table.add_column("Slurm job", no_wrap=True)
     for row in rows:
         style = None if row.status == "complete" else "yellow"
         cells = [row.id, row.started_utc, row.status, row.suite, _mpi(row), row.processes or row.requested_processes,

@@ -285,13 +285,12 @@ def query(job_id: str, files: JobFiles) -> JobState:
     """What became of the job. SlurmError when Slurm cannot be asked and the files say nothing."""
     exit_status = _exit_status(files)
     answer, problem = _scontrol(job_id)
+    source = "scontrol"
     if answer is None and problem is None:
-        answer = _sacct(job_id)
+        answer, source = _sacct(job_id), "sacct"
     if answer is not None:
         state, reason = answer
-        if state in ACTIVE_STATES and exit_status is not None and state != "COMPLETING":
-            state = "RUNNING"  # the launch is done, the script is on its last line
-        return JobState(state, reason, exit_status, "scontrol" if problem is None else "sacct")
+        return JobState(state, reason, exit_status, source)
     # Slurm does not remember the job (purged after MinJobAge, no accounting), or cannot be asked.
     stepd = _stepd_notice(files, job_id)
     if stepd is not None:
