@@ -48,8 +48,11 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
                suite: str, args: Sequence[str], *, timeout: float | None = None, quiet: bool = True,
                on_start: Callable[[matrix.Launch], None] = lambda planned: None,
                on_done: Callable[[matrix.Done], None] = lambda done: None,
-               placement: Placement = Placement()) -> list[matrix.Done]:
-    """Launch each in order, store it as a run and add it to study; stop after an interrupted one."""
+               placement: Placement = Placement(),
+               srun: dict[str, slurm.Srun | None] | None = None) -> list[matrix.Done]:
+    """Launch each in order, store it as a run and add it to study; stop after an interrupted one.
+
+    srun: by label, Slurm's srun to launch with instead of the implementation's mpiexec."""
     finished: list[matrix.Done] = []
     with tempfile.TemporaryDirectory(prefix="mpimark-matrix-") as scratch:
         for planned in launches:
@@ -59,7 +62,8 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
             started = time.monotonic()
             run_id, outcome = run_stored(
                 store, member.impl, planned.processes, member.core, suite, matrix.core_args(args, planned.processes),
-                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet, placement=placement)
+                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet, placement=placement,
+                srun=(srun or {}).get(planned.label))
             studies.add_run(store, study, run_id, planned.label)
             done = matrix.Done(planned, run_id, outcome.status, outcome.message, outcome.results,
                                time.monotonic() - started, load)
