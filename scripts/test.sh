@@ -2,11 +2,25 @@
 # The project's test command (.ci/run runs exactly this): set up, then the
 # core's CTest tests and the Python tests. Both always run, so one failure
 # does not hide the other; the exit status is non-zero if either failed.
+#
+#   bash scripts/test.sh                 everything CI runs (a quarter of an hour on 2 cores)
+#   bash scripts/test.sh --quick         CTest and the tests that need no MPI, network,
+#                                        browser or minutes (markers in pyproject.toml)
+#   bash scripts/test.sh [--quick] ARGS  ARGS go to pytest (a path, -k EXPR, -x, ...)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-MPIMARK_SYSTEM_MPIS=1 MPIMARK_CHROMIUM=1 bash scripts/setup.sh
+quick=0
+if [ "${1:-}" = "--quick" ]; then
+  quick=1
+  shift
+fi
+if [ "$quick" = 1 ]; then
+  bash scripts/setup.sh
+else
+  MPIMARK_SYSTEM_MPIS=1 MPIMARK_CHROMIUM=1 bash scripts/setup.sh
+fi
 # Host names on loopback addresses for the placement tests (tests/placement);
 # without root they skip and say why.
 bash scripts/fake-hosts.sh || true
@@ -20,5 +34,7 @@ if [ -f build/core/CTestTestfile.cmake ]; then
 else
   echo "test: no core build (core/CMakeLists.txt missing): CTest skipped" >&2
 fi
-.venv/bin/python -m pytest -q tests || status=1
+select=()
+[ "$quick" = 1 ] && select=(-m "not (mpi or network or browser or slow)")
+.venv/bin/python -m pytest -q "${select[@]}" "${@:-tests}" || status=1
 exit "$status"

@@ -4,8 +4,10 @@
  * Lines reporter. Bad input ends every rank with one line and exit 2. */
 #include "engine/datatypes.h"
 #include "engine/engine.h"
+#include "engine/finish.h"
 #include "engine/registry.h"
 #include "engine/sysinfo.h"
+#include "report/bench_facts.h"
 #include "report/reporter.h"
 #include "tools/tools.h"
 #include "util/options.h"
@@ -17,10 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_BAD_INPUT 2
-#define EXIT_SKIPPED 3
-#define EXIT_CHECK_FAILED 4
-#define ERR_LEN OPT_ERR_LEN
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -46,7 +44,8 @@ static void usage(FILE *f) {
     "  -input FILE               benchmark names from a file, one per line\n"
     "  -include B1,B2            add benchmarks (also non-default ones) to the list\n"
     "  -exclude B1,B2            remove benchmarks from the list\n"
-    "  -list                     list the benchmarks and exit\n"
+    "  -list                     list the benchmarks and exit; without SUITE every suite's\n"
+    "  -list -json [FILE]        the benchmark facts as JSON, on stdout or in FILE (docs/results-format.md)\n"
     "  -thread_level L           single | funneled | serialized | multiple | nompiinit (single)\n"
     "  -root_shift on|off        rotate the root of rooted collectives every iteration (off)\n"
     "  -sync on|off              untimed barrier after every collective call (on)\n"
@@ -66,13 +65,6 @@ static void usage(FILE *f) {
     "  -json FILE                write the JSON Lines results stream to FILE\n");
 }
 
-/* Ends every rank the same way: rank 0 says why in one line. */
-static int finish(int rank, int code, const char *msg) {
-  if (rank == 0 && msg && *msg) fprintf(stderr, "mpimark-core: error: %s\n", msg);
-  MPI_Finalize();
-  return code;
-}
-
 static int is_listed(const bench_desc **list, int n, const bench_desc *b) {
   for (int i = 0; i < n; i++)
     if (list[i] == b) return 1;
@@ -88,7 +80,7 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
                      : i < o->n_names + o->n_include ? o->include[i - o->n_names]
                      : o->exclude[i - o->n_names - o->n_include];
     if (!find_benchmark(s, name)) {
-      snprintf(err, ERR_LEN, "unknown benchmark '%s' in suite %s; run 'mpimark-core %s -list' to see the names",
+      snprintf(err, OPT_ERR_LEN, "unknown benchmark '%s' in suite %s; run 'mpimark-core %s -list' to see the names",
                name, s->name, s->name);
       return -1;
     }
@@ -114,16 +106,33 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
   }
   *n = k;
   if (*n == 0) {
-    snprintf(err, ERR_LEN, "no benchmark left to run; check -exclude");
+    snprintf(err, OPT_ERR_LEN, "no benchmark left to run; check -exclude");
     return -1;
   }
   return 0;
 }
 
-static void print_list(const suite_desc *s) {
-  printf("mpimark-core %s\nList of benchmarks:\n%s:\n", MPIMARK_VERSION, s->name);
-  for (int i = 0; i < s->n_benchmarks; i++)
-    printf("    %s%s\n", s->benchmarks[i].name, (s->benchmarks[i].flags & BF_DEFAULT) ? "" : " (non-default)");
+/* -list: IMB's list of suite s, or of every suite when s is NULL; with -json
+ * the benchmark facts instead (bench_facts.h), on stdout or in the FILE. */
+static int print_list(const suite_desc *s, const options_t *o, char *err) {
+  if (o->json_stdout || o->json_path[0]) {
+    FILE *f = o->json_stdout ? stdout : fopen(o->json_path, "w");
+    if (!f) {
+      snprintf(err, ERR_LEN, "cannot write the -json file '%.400s'; give a writable path", o->json_path);
+      return -1;
+    }
+    bench_facts_print(f, s);
+    if (f != stdout) fclose(f);
+    return 0;
+  }
+  printf("mpimark-core %s\nList of benchmarks:\n", MPIMARK_VERSION);
+  for (int k = 0; s ? k == 0 : suite_at(k) != NULL; k++) {
+    const suite_desc *t = s ? s : suite_at(k);
+    printf("%s:\n", t->name);
+    for (int i = 0; i < t->n_benchmarks; i++)
+      printf("    %s%s\n", t->benchmarks[i].name, (t->benchmarks[i].flags & BF_DEFAULT) ? "" : " (non-default)");
+  }
+  return 0;
 }
 
 static const char *mpi_thread_name(int level) {
@@ -144,7 +153,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && str_ieq(argv[1], "mpibench")) return mpibench_main(argc, argv);
   if (argc > 1 && str_ieq(argv[1], "startup")) return startup_main(argc, argv);
   static options_t opt;
-  char err[ERR_LEN] = {0};
+  char err[OPT_ERR_LEN] = {0};
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
   int parse_rc = 0;
   int asks_help = 0;
@@ -154,6 +163,17 @@ int main(int argc, char **argv) {
     /* -help wins anywhere on the line, suite or not; rank 0 answers below. */
     options_defaults(&opt, "mpi1");
     opt.help = 1;
+  } else if (!suite && argc > 1 && argv[1][0] == '-') {
+    /* No suite word: only -list, which then lists every suite. */
+    options_defaults(&opt, "mpi1");
+    parse_rc = options_parse(&opt, argc, argv, 1, err, sizeof(err));
+    if (parse_rc == 0 && !opt.list) {
+      char names[128];
+      suite_names(names, sizeof(names));
+      snprintf(err, sizeof(err), "no suite given; the first argument names the suite (%s) or a tool "
+               "(beff, mpibench, startup); -list alone lists every suite", names);
+      parse_rc = -1;
+    }
   } else if (!suite) {
     char names[128];
     suite_names(names, sizeof(names));
@@ -184,10 +204,11 @@ int main(int argc, char **argv) {
     return finish(rank, 0, NULL);
   }
   if (opt.list) {
-    if (rank == 0) print_list(suite);
-    return finish(rank, 0, NULL);
+    int rc = rank == 0 ? print_list(suite, &opt, err) : 0;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return finish(rank, rc ? EXIT_BAD_INPUT : 0, err);
   }
-  if (suite->n_benchmarks == 0) {
+  if (!suite_runnable(suite)) {
     /* Not an error: the library predates what the suite measures. */
     int v, sv;
     MPI_Get_version(&v, &sv);
@@ -231,26 +252,13 @@ int main(int argc, char **argv) {
   memset(&info, 0, sizeof(info));
   info.opt = &opt;
   info.suite = suite;
-  info.argc = argc;
-  info.argv = argv;
-  info.thread_requested = mpi_thread_name(requested);
-  info.thread_provided = mpi_thread_name(provided);
   info.benchmarks = list;
   info.n_benchmarks = n;
-  MPI_Get_version(&info.mpi_version, &info.mpi_subversion);
-  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
-  int liblen;
-  MPI_Get_library_version(lib, &liblen);
-  char *nl = strchr(lib, '\n');
-  if (nl) *nl = 0;
-  snprintf(info.mpi_library, sizeof(info.mpi_library), "%s", lib);
-  info.mpi_wtick = MPI_Wtick();
   engine_t engine;
   memset(&engine, 0, sizeof(engine));
   engine.opt = &opt;
   engine.suite = suite;
-  sysinfo_collect(&info, &engine.host);
-  timer_selftest(100000, &info.timer);
+  run_info_collect(&info, &engine.host, argc, argv, mpi_thread_name(requested), mpi_thread_name(provided));
 
   engine_prepare(&engine, list, n);
   info.cpu_mflops = engine.cpu_mflops;

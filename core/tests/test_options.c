@@ -88,6 +88,13 @@ int main(void) {
   CHECK(o.help);
   CHECK(parse(&o, ARGS("-h"), err) == 0 && o.help);
   CHECK(parse(&o, ARGS("-list"), err) == 0 && o.list);
+  /* -list -json: no FILE, the facts go to stdout; -list -json FILE writes the file. */
+  CHECK(parse(&o, ARGS("-list", "-json"), err) == 0 && o.list && o.json_stdout && !o.json_path[0]);
+  CHECK(parse(&o, ARGS("-json", "-list"), err) == 0 && o.list && o.json_stdout);
+  CHECK(parse(&o, ARGS("-list", "-json", "facts.json"), err) == 0 && !o.json_stdout);
+  CHECK(strcmp(o.json_path, "facts.json") == 0);
+  CHECK(parse(&o, ARGS("-json"), err) == -1);
+  CHECK(strstr(err, "-json needs a FILE") != NULL);
 
   /* Bad input: one line that names the problem. */
   CHECK(parse(&o, ARGS("-msglog", "0:abc"), err) == -1);

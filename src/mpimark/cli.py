@@ -17,7 +17,8 @@ import click
 from mpimark import __version__
 from mpimark.commands import error_line
 from mpimark.errors import MpimarkError
-from mpimark.execution.core import core_path
+from mpimark.execution.core import benchmark_facts, core_path
+from mpimark.records import benchmarks
 from mpimark.records.results import ResultsError
 
 # ---- Command registration -------------------------------------------------
@@ -56,6 +57,10 @@ class MpimarkGroup(click.Group):
             error_line(f"internal error ({type(exc).__name__}: {exc}); please report it")
             code = 1
         sys.exit(code if isinstance(code, int) else 0)
+
+
+# What a benchmark is comes from the built core, asked when a command first needs it.
+benchmarks.use_core_facts(benchmark_facts)
 
 
 @click.group("mpimark", cls=MpimarkGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -89,6 +89,7 @@ def test_the_study_holds_every_launch_in_order(study):
     assert f"mpimark compare {STUDY} --db {db}" in result.stdout
 
 
+@pytest.mark.network
 def test_intel_mpi_runs_beside_the_system_mpis(study, intel_mpi):
     names, db, env, _ = study
     if intel_mpi[1]:
@@ -165,6 +166,7 @@ def rendered(study, chromium, tmp_path_factory):
     return names, html.read_text(encoding="utf-8"), png, dom.stdout
 
 
+@pytest.mark.browser
 def test_the_report_screenshot_shows_a_page(rendered):
     from matplotlib.image import imread  # matplotlib is a dependency already
 
@@ -183,6 +185,7 @@ def test_the_report_screenshot_shows_a_page(rendered):
         assert np.isin(r << 16 | g << 8 | b, colours), (r, g, b)
 
 
+@pytest.mark.browser
 def test_the_report_dom_has_the_tables_and_images(rendered):
     names, html, _, dom = rendered
     assert dom.count("<img") == html.count("<img") >= 4

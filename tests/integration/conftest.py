@@ -5,7 +5,6 @@ test packages), and cached runs that several test files share."""
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -20,20 +19,6 @@ from .corerun import CORE, CoreRun, load_env, run_core
 # time-out rows without making any run longer.
 SHORT = ("-msglog", "0:4", "-time", "10", "-iter", "50")
 INCLUDE_ALL = ("-include", ",".join(imbtext.NON_DEFAULT))
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "slow: takes more than a minute; runs only with MPIMARK_SLOW=1")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if os.environ.get("MPIMARK_SLOW") == "1":
-        return
-    skip = pytest.mark.skip(reason="slow test: set MPIMARK_SLOW=1 to run it")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session", autouse=True)

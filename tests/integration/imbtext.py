@@ -13,43 +13,60 @@ nonblocking suites' CPU_Exploit block, the column titles right-aligned in
 13 characters, rows of 13-character fields, IMB's failure rows, and the
 closing "# All processes entering MPI_Finalize".
 
-The module also holds IMB's rules that say what a run must contain:
-benchmark classes, the column set of each class and the process-count sweep
-(MPI-1 below; the other suites in SUITES).
+The module also holds IMB's rules that say what a run must contain: the
+column set of each layout, the process-count sweep and the message sizes.
+Which benchmarks a suite has, which are defaults, and each one's class,
+layout, modes and bandwidth factor are the core's benchmark facts
+(`mpimark-core -list -json`, docs/results-format.md), read once from the
+built core; the tests keep no list of their own. SUITES (every suite) and
+MPI-1's name sets (DEFAULTS, SINGLE, REDUCTIONS, BW_FACTOR, ...) are computed
+from them on first use.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
+import subprocess
 from dataclasses import dataclass, field
+from pathlib import Path
 
 W = 13  # every IMB column is 13 characters wide
 
-# --- IMB-MPI1's benchmarks, in IMB's default order ---------------------------
+# --- the core's benchmark facts -----------------------------------------------
 
-DEFAULTS = [
-    "PingPong", "PingPing", "Sendrecv", "Exchange", "Allreduce", "Reduce",
-    "Reduce_local", "Reduce_scatter", "Reduce_scatter_block", "Allgather",
-    "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv", "Alltoall",
-    "Alltoallv", "Bcast", "Barrier",
-]
-NON_DEFAULT = [
-    "PingPongSpecificSource", "PingPongAnySource", "PingPingSpecificSource",
-    "PingPingAnySource", "Uniband", "Biband",
-]
-ALL = DEFAULTS + NON_DEFAULT
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "build" / "core" / "mpimark-core"
 
-SINGLE = {"PingPong", "PingPing", "PingPongSpecificSource", "PingPongAnySource",
-          "PingPingSpecificSource", "PingPingAnySource"}
-PARALLEL = {"Sendrecv", "Exchange"}
-MSGRATE = {"Uniband", "Biband"}
-SYNC = {"Barrier"}
-REDUCTIONS = {"Allreduce", "Reduce", "Reduce_local", "Reduce_scatter", "Reduce_scatter_block"}
-ROOTED = {"Reduce", "Gather", "Gatherv", "Scatter", "Scatterv", "Bcast"}
-COLLECTIVE = set(ALL) - SINGLE - PARALLEL - MSGRATE - SYNC
 
-# IMB's bandwidth factor: MB/s = factor * bytes / t_max (MB = 10^6 bytes).
-BW_FACTOR = {**{b: 1 for b in SINGLE}, "Sendrecv": 2, "Exchange": 4, "Uniband": 1, "Biband": 2}
+@functools.cache
+def core_facts() -> dict[str, dict]:
+    """The facts of every suite, by suite name, from a singleton `mpimark-core -list -json`."""
+    from .corerun import load_env  # corerun imports this module
+    load_env()
+    proc = subprocess.run([str(CORE), "-list", "-json"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, f"{CORE} -list -json failed ({proc.returncode}): {proc.stderr}"
+    doc = json.loads(proc.stdout)
+    assert doc["type"] == "benchmark_facts", doc
+    return {suite["name"]: suite for suite in doc["suites"]}
+
+
+# --- IMB's layout rules ------------------------------------------------------
+#
+# From the user guide (and docs/imb-compatibility.md where mpimark follows the
+# guide rather than IMB's code). Each benchmark has one layout (IMB's
+# out_format), named as in the core's facts:
+#   t_bw         #bytes #repetitions t[usec] Mbytes/sec (single transfers, and
+#                RMA's "multiple transfer" one-origin patterns on any count);
+#                -multi 0 widens a single transfer's to range_bw
+#   range_bw     #bytes #repetitions t_min t_max t_avg Mbytes/sec (parallel transfers)
+#   range        #bytes #repetitions t_min t_max t_avg (collectives)
+#   sync         #repetitions t_min t_max t_avg (no message size)
+#   rate         #bytes #repetitions Mbytes/sec Msg/sec (Uniband, Biband)
+#   overlap      #bytes #repetitions t_ovrl t_pure t_CPU overlap[%]
+#   overlap_sync the same without #bytes (Ibarrier, Barrier_persist)
+#   pure_ovrl    #bytes #repetitions t_pure t_ovrl (Truly_passive_put)
 
 COLS_TIME_AND_BW = ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"]
 COLS_TIME_RANGE_AND_BW = ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]", "Mbytes/sec"]
@@ -57,80 +74,12 @@ COLS_TIME_RANGE = ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_av
 COLS_SYNC = ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"]
 COLS_BW_AND_MSG_RATE = ["#bytes", "#repetitions", "Mbytes/sec", "Msg/sec"]
 
-
-def expected_columns(name: str, multi: int | None = None, check: bool = False) -> list[str]:
-    """IMB's out_format column set for a benchmark (+ Group, + defects)."""
-    if name in SINGLE:
-        cols = COLS_TIME_RANGE_AND_BW if multi == 0 else COLS_TIME_AND_BW
-    elif name in PARALLEL:
-        cols = COLS_TIME_RANGE_AND_BW
-    elif name in MSGRATE:
-        cols = COLS_BW_AND_MSG_RATE
-    elif name in SYNC:
-        cols = COLS_SYNC
-    else:
-        cols = COLS_TIME_RANGE
-    cols = list(cols)
-    if multi == 1:
-        cols.insert(0, "Group")
-    if check and name not in SYNC:
-        cols.append("defects")
-    return cols
-
-
-def process_counts(name: str, world: int, npmin: int = 2) -> list[int]:
-    """IMB's sweep: npmin, 2*npmin, 4*npmin, ... below the world size, then the
-    world size; PingPong & co. only at 2; Uniband/Biband even counts only."""
-    if name in SINGLE:
-        return [2]
-    hi, lo = world, npmin
-    if name in MSGRATE:
-        hi -= hi % 2
-        lo += lo % 2
-    q = max(1, min(lo, hi))
-    counts = []
-    while q < hi:
-        counts.append(q)
-        q *= 2
-    counts.append(hi)
-    return counts
-
-
-def unit_of(name: str, data_bytes: int = 1, red_bytes: int = 4) -> int:
-    return red_bytes if name in REDUCTIONS else data_bytes
-
-
-def msglog_sizes(lo: int, hi: int, unit: int = 1, zero_size: bool = True) -> list[int]:
-    """IMB's -msglog sizes: 0, then 2^k rounded up to the unit, at most
-    (2^hi / unit) * unit, each once (so reductions on floats give 0, 4, 8, ...)."""
-    top = (2 ** hi) // unit * unit
-    out = [0] if zero_size else []
-    for k in range(lo, hi + 1):
-        s = -(-(2 ** k) // unit) * unit
-        if 0 < s <= top and s not in out:
-            out.append(s)
-    return out
-
-
-# --- IMB-EXT, IMB-RMA, IMB-NBC, IMB-MPI4 -------------------------------------
-#
-# From the user guide's chapters on these suites (and docs/imb-compatibility.md
-# where mpimark follows the guide rather than IMB's code). Each benchmark has
-# one layout (IMB's out_format):
-#   t_bw         #bytes #repetitions t[usec] Mbytes/sec (single transfers, and
-#                RMA's "multiple transfer" one-origin patterns on any count);
-#                -multi 0 widens it to t_min/t_max/t_avg + Mbytes/sec
-#   range        #bytes #repetitions t_min t_max t_avg
-#   sync         #repetitions t_min t_max t_avg (no message size)
-#   overlap      #bytes #repetitions t_ovrl t_pure t_CPU overlap[%]
-#   overlap_sync the same without #bytes (Ibarrier, Barrier_persist)
-#   pure_ovrl    #bytes #repetitions t_pure t_ovrl (Truly_passive_put)
-
 LAYOUT_COLUMNS = {
-    "t_bw": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"],
+    "t_bw": COLS_TIME_AND_BW,
     "range_bw": COLS_TIME_RANGE_AND_BW,
     "range": COLS_TIME_RANGE,
     "sync": COLS_SYNC,
+    "rate": COLS_BW_AND_MSG_RATE,
     "overlap": ["#bytes", "#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"],
     "overlap_sync": ["#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"],
     "pure_ovrl": ["#bytes", "#repetitions", "t_pure[usec]", "t_ovrl[usec]"],
@@ -142,13 +91,29 @@ OVERLAP_LAYOUTS = {"overlap", "overlap_sync"}
 class Bench:
     name: str
     layout: str                  # a LAYOUT_COLUMNS key
-    pair: bool = False           # runs on 2 processes only
+    cls: str = "collective"      # single, parallel, msgrate, collective, sync
+    pair: bool = False           # runs on a fixed process count only (fixed_processes)
+    fixed_processes: int | None = None
+    even: bool = False           # even process counts only (Uniband, Biband)
     modes: bool = False          # one table per mode (aggregate, non-aggregate)
     reduction: bool = False      # moves -red_data_type: sizes in its unit
+    rooted: bool = False
     single_element: bool = False  # one size: one element of -red_data_type
+    no_size: bool = False        # no message size (sync layouts)
     data: bool = True            # moves data: -check adds a defects column
     default: bool = True
-    bandwidth: bool = False      # Mbytes/sec column
+    bandwidth: bool = False      # has a bandwidth (Mbytes/sec column unless an overlap layout)
+    bw_factor: float | None = None
+    bw_rule: str | None = None   # fixed, targets (processes - 1), window (Uniband/Biband)
+
+    @classmethod
+    def from_facts(cls, f: dict) -> Bench:
+        return cls(f["name"], f["layout"], cls=f["class"], pair=f["process_counts"] == "fixed",
+                   fixed_processes=f["fixed_processes"], even=f["process_counts"] == "even_sweep",
+                   modes=bool(f["modes"]), reduction=f["reduction"], rooted=f["rooted"],
+                   single_element=f["sizes"] == "one_element", no_size=f["sizes"] == "none",
+                   data=f["checks_data"], default=f["default"], bandwidth=f["bandwidth_factor"] is not None,
+                   bw_factor=f["bandwidth_factor"], bw_rule=f["bandwidth_rule"])
 
 
 @dataclass(frozen=True)
@@ -158,6 +123,14 @@ class Suite:
     benchmarks: tuple[Bench, ...]
     mode_order: tuple[str, ...] = ()  # JSON spelling, the order of a benchmark's tables
     overlap: bool = False        # prints the CPU_Exploit block
+    runnable: bool = True        # this build's MPI has what the suite needs
+
+    @classmethod
+    def from_facts(cls, f: dict) -> Suite:
+        benches = tuple(Bench.from_facts(b) for b in f["benchmarks"])
+        modes = next((tuple(b["modes"]) for b in f["benchmarks"] if b["modes"]), ())
+        return cls(f["name"], f["title"], benches, mode_order=modes,
+                   overlap=any(b["overlap"] for b in f["benchmarks"]), runnable=f["runnable"])
 
     @property
     def defaults(self) -> list[str]:
@@ -174,54 +147,85 @@ class Suite:
     def bench(self, name: str) -> Bench:
         return next(b for b in self.benchmarks if b.name == name)
 
-
-def _single(name: str, **kw) -> Bench:
-    return Bench(name, "t_bw", pair=True, bandwidth=True, **kw)
-
-
-def _overlap_pair(name: str, reduction: bool = False, sync: bool = False) -> tuple[Bench, Bench]:
-    """A nonblocking or persistent collective: NAME (overlap, default) and NAME_pure (non-default)."""
-    return (Bench(name, "overlap_sync" if sync else "overlap", reduction=reduction, data=not sync),
-            Bench(f"{name}_pure", "sync" if sync else "range", reduction=reduction, data=not sync, default=False))
+    def names(self, **where) -> set[str]:
+        """The names of the benchmarks whose fields equal the given values (cls="single")."""
+        return {b.name for b in self.benchmarks if all(getattr(b, k) == v for k, v in where.items())}
 
 
-EXT = Suite("ext", "MPI-2", (
-    Bench("Window", "range"),
-    _single("Unidir_Get", modes=True), _single("Unidir_Put", modes=True),
-    _single("Bidir_Get", modes=True), _single("Bidir_Put", modes=True),
-    Bench("Accumulate", "range", modes=True, reduction=True),
-), mode_order=("aggregate", "non_aggregate"))
-
-RMA = Suite("rma", "MPI-RMA", (
-    _single("Unidir_put", modes=True), _single("Bidir_put", modes=True),
-    _single("Unidir_get", modes=True), _single("Bidir_get", modes=True),
-    _single("Put_local", modes=True), _single("Get_local", modes=True, default=False),
-    Bench("Put_all_local", "t_bw", bandwidth=True), Bench("Get_all_local", "t_bw", bandwidth=True, default=False),
-    Bench("One_put_all", "t_bw", bandwidth=True), Bench("All_put_all", "range"),
-    Bench("One_get_all", "t_bw", bandwidth=True), Bench("All_get_all", "range"),
-    Bench("Exchange_put", "range"), Bench("Exchange_get", "range"),
-    _single("Accumulate", modes=True, reduction=True), _single("Get_accumulate", modes=True, reduction=True),
-    _single("Fetch_and_op", modes=True, reduction=True, single_element=True),
-    _single("Compare_and_swap", modes=True, reduction=True, single_element=True),
-    Bench("Truly_passive_put", "pure_ovrl", pair=True),
-), mode_order=("non_aggregate", "aggregate"))
-
-NBC = Suite("nbc", "MPI-NBC", tuple(b for name, red, sync in (
-    ("Ibcast", False, False), ("Iallgather", False, False), ("Iallgatherv", False, False),
-    ("Igather", False, False), ("Igatherv", False, False), ("Iscatter", False, False),
-    ("Iscatterv", False, False), ("Ialltoall", False, False), ("Ialltoallv", False, False),
-    ("Ireduce", True, False), ("Ireduce_scatter", True, False), ("Iallreduce", True, False),
-    ("Ibarrier", False, True)) for b in _overlap_pair(name, red, sync)), overlap=True)
-
-MPI4 = Suite("mpi4", "MPI-4", tuple(b for name, red, sync in (
-    ("Bcast_persist", False, False), ("Allgather_persist", False, False), ("Allgatherv_persist", False, False),
-    ("Gather_persist", False, False), ("Gatherv_persist", False, False), ("Scatter_persist", False, False),
-    ("Scatterv_persist", False, False), ("Alltoall_persist", False, False), ("Alltoallv_persist", False, False),
-    ("Reduce_persist", True, False), ("Reduce_scatter_persist", True, False), ("Allreduce_persist", True, False),
-    ("Barrier_persist", False, True)) for b in _overlap_pair(name, red, sync)), overlap=True)
-
-SUITES = {s.name: s for s in (EXT, RMA, NBC, MPI4)}
 MODE_TEXT = {"aggregate": "AGGREGATE", "non_aggregate": "NON-AGGREGATE"}
+
+
+@functools.cache
+def suites() -> dict[str, Suite]:
+    """Every suite of the core, by name, in the core's order."""
+    return {n: Suite.from_facts(f) for n, f in core_facts().items()}
+
+
+@functools.cache
+def _mpi1_sets() -> dict[str, object]:
+    s = suites()["mpi1"]
+    single, parallel, msgrate, sync = (s.names(cls=c) for c in ("single", "parallel", "msgrate", "sync"))
+    return {
+        "DEFAULTS": s.defaults, "NON_DEFAULT": s.non_default, "ALL": s.all,
+        "SINGLE": single, "PARALLEL": parallel, "MSGRATE": msgrate, "SYNC": sync,
+        "REDUCTIONS": s.names(reduction=True), "ROOTED": s.names(rooted=True),
+        "COLLECTIVE": set(s.all) - single - parallel - msgrate - sync,
+        # IMB's bandwidth factor: MB/s = factor * bytes / t_max (MB = 10^6 bytes).
+        "BW_FACTOR": {b.name: b.bw_factor for b in s.benchmarks if b.bw_factor is not None},
+    }
+
+
+def __getattr__(name: str):
+    """SUITES and MPI-1's name sets, computed from the core's facts on first use."""
+    if name == "SUITES":
+        value = suites()
+    elif name in ("DEFAULTS", "NON_DEFAULT", "ALL", "SINGLE", "PARALLEL", "MSGRATE", "SYNC", "REDUCTIONS",
+                  "ROOTED", "COLLECTIVE", "BW_FACTOR"):
+        value = _mpi1_sets()[name]
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def expected_columns(name: str, multi: int | None = None, check: bool = False) -> list[str]:
+    """IMB's out_format column set for an MPI-1 benchmark (+ Group, + defects)."""
+    return suite_columns(suites()["mpi1"], name, multi, check)
+
+
+def process_counts(name: str, world: int, npmin: int = 2, suite: str = "mpi1") -> list[int]:
+    """IMB's sweep: npmin, 2*npmin, 4*npmin, ... below the world size, then the
+    world size; PingPong & co. only at 2; Uniband/Biband even counts only."""
+    b = suites()[suite].bench(name)
+    if b.pair:
+        return [b.fixed_processes]
+    hi, lo = world, npmin
+    if b.even:
+        hi -= hi % 2
+        lo += lo % 2
+    q = max(1, min(lo, hi))
+    counts = []
+    while q < hi:
+        counts.append(q)
+        q *= 2
+    counts.append(hi)
+    return counts
+
+
+def unit_of(name: str, data_bytes: int = 1, red_bytes: int = 4) -> int:
+    return red_bytes if name in _mpi1_sets()["REDUCTIONS"] else data_bytes
+
+
+def msglog_sizes(lo: int, hi: int, unit: int = 1, zero_size: bool = True) -> list[int]:
+    """IMB's -msglog sizes: 0, then 2^k rounded up to the unit, at most
+    (2^hi / unit) * unit, each once (so reductions on floats give 0, 4, 8, ...)."""
+    top = (2 ** hi) // unit * unit
+    out = [0] if zero_size else []
+    for k in range(lo, hi + 1):
+        s = -(-(2 ** k) // unit) * unit
+        if 0 < s <= top and s not in out:
+            out.append(s)
+    return out
 
 
 def suite_columns(suite: Suite, name: str, multi: int | None = None, check: bool = False) -> list[str]:
@@ -241,8 +245,7 @@ def suite_tables(suite: Suite, names: list[str], world: int, npmin: int = 2) -> 
     out = []
     for name in names:
         b = suite.bench(name)
-        counts = [2] if b.pair else process_counts("Allreduce", world, npmin)
-        for q in counts:
+        for q in process_counts(name, world, npmin, suite.name):
             for mode in (suite.mode_order if b.modes else (None,)):
                 out.append((name, q, mode))
     return out
@@ -250,7 +253,7 @@ def suite_tables(suite: Suite, names: list[str], world: int, npmin: int = 2) -> 
 
 def suite_sizes(suite: Suite, name: str, lo: int, hi: int, data_bytes: int = 1, red_bytes: int = 4) -> list[int]:
     b = suite.bench(name)
-    if b.layout in ("sync", "overlap_sync"):
+    if b.no_size:
         return []
     if b.single_element:
         return [red_bytes]
@@ -260,7 +263,7 @@ def suite_sizes(suite: Suite, name: str, lo: int, hi: int, data_bytes: int = 1, 
 def list_sizes(suite: Suite, name: str, sizes: list[int], data_bytes: int = 1, red_bytes: int = 4) -> list[int]:
     """-msgsize: each size rounded up to the element, as -msglog's."""
     b = suite.bench(name)
-    if b.layout in ("sync", "overlap_sync"):
+    if b.no_size:
         return []
     if b.single_element:
         return [red_bytes]

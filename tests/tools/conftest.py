@@ -34,19 +34,6 @@ RANKS = (2, 3, 4)
 MPIS = ("openmpi", "mpich")
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: takes more than a minute; runs only with MPIMARK_SLOW=1")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if os.environ.get("MPIMARK_SLOW") == "1":
-        return
-    skip = pytest.mark.skip(reason="slow test: set MPIMARK_SLOW=1 to run it")
-    for item in items:
-        if "slow" in item.keywords and str(item.path).startswith(str(Path(__file__).parent)):
-            item.add_marker(skip)
-
-
 @pytest.fixture(scope="session", autouse=True)
 def setup_env() -> None:
     """What scripts/setup.sh exports (PATH, Open MPI's root permission), as a user's shell has it."""

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import subprocess
 
 import pytest
 
+from mpimark.execution.core import core_path
 from mpimark.presentation import imb_text
 from mpimark.presentation.export import export
 from mpimark.presentation.summary import to_csv, to_markdown
@@ -46,14 +49,43 @@ def test_layouts(name, suite, layout):
 
 def test_checked_benchmarks():
     assert not checks_data("Ibarrier", "nbc") and not checks_data("Barrier_persist_pure", "mpi4")
-    assert all(checks_data(n, "rma") for n in benchmarks.SUITES["rma"])
+    assert all(checks_data(n, "rma") for n in benchmarks.core_catalog().suite("rma").benchmarks)
     assert checks_data("Window", "ext")
 
 
-def test_suites_match_the_cores_lists():
-    assert list(benchmarks.SUITES) == ["mpi1", "nbc", "mpi4", "ext", "rma", "io"]
-    assert len(benchmarks.SUITES["nbc"]) == len(benchmarks.SUITES["mpi4"]) == 26
-    assert len(benchmarks.SUITES["rma"]) == 19 and len(benchmarks.SUITES["ext"]) == 6
+def test_suites_are_the_cores_lists():
+    # The front end's suites and names are the core's own -list, whatever the core has.
+    core = benchmarks.core_catalog()
+    listed = subprocess.run([str(core_path()), "-list"], capture_output=True, text=True, check=True).stdout
+    expected: dict[str, list[str]] = {}
+    for line in listed.splitlines()[2:]:
+        if not line.startswith(" "):
+            names = expected.setdefault(line.rstrip(":"), [])
+        else:
+            names.append(line.strip().removesuffix(" (non-default)"))
+    assert benchmarks.suite_names() == list(expected)
+    assert {s: list(core.suite(s).benchmarks) for s in expected} == expected
+
+
+def test_unknown_names_are_errors_not_guesses():
+    with pytest.raises(benchmarks.UnknownBenchmark, match="unknown benchmark 'NoSuchBench' in suite mpi1"):
+        benchmark_class("NoSuchBench", "mpi1")
+    with pytest.raises(benchmarks.UnknownBenchmark, match="in any suite of the core"):
+        table_layout("NoSuchBench")
+
+
+def test_a_run_records_facts_win_over_the_cores():
+    # A run stored by another core (a benchmark this core lacks) is read with its own facts.
+    run = run_record()
+    facts = json.loads(json.dumps(benchmarks.core_catalog().suite("mpi1").benchmarks["PingPong"].facts,
+                                  default=list))
+    run["benchmark_facts"] = {"name": "mpi1", "title": "MPI-1", "runnable": True, "needs_mpi": None,
+                              "benchmarks": [{**dict(facts), "name": "PingPongNew"}]}
+    cat = benchmarks.catalog([run])
+    assert cat.get("PingPongNew", "mpi1").cls is BenchmarkClass.SINGLE
+    assert cat.get("Ibcast", "nbc").layout is Layout.OVERLAP  # other suites: the core's
+    text = imb_text.tables([run, result_record(benchmark="PingPongNew")])
+    assert "# Benchmarking PingPongNew" in text and "t[usec]" in text
 
 
 def rma_run() -> list[dict]:

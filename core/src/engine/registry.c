@@ -18,6 +18,10 @@ const bench_desc *find_benchmark(const suite_desc *s, const char *name) {
   return NULL;
 }
 
+const suite_desc *suite_at(int i) {
+  return i >= 0 && (size_t)i < sizeof(suites) / sizeof(suites[0]) ? suites[i] : NULL;
+}
+
 int suite_names(char *buf, size_t len) {
   size_t used = 0;
   buf[0] = 0;

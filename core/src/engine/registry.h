@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/buflayout.h"
 #include "util/options.h"
 
 typedef enum {
@@ -29,8 +30,6 @@ typedef enum {
   OUT_PURE_OVRL      /* #bytes #repetitions t_pure t_ovrl (Truly_passive_put) */
 } out_format_t;
 
-/* How a buffer is sized for message size X on np processes. */
-typedef enum { BUF_NONE, BUF_X, BUF_2X, BUF_NP_X } bufsize_t;
 
 enum {
   BF_DEFAULT = 1 << 0,    /* in the default list */
@@ -148,6 +147,8 @@ typedef struct {
   int nonaggregate_first; /* mode order: IMB-RMA runs non-aggregate first, EXT and IO aggregate first */
   int single_np;          /* processes of a single-transfer benchmark; 0 means 2 (IO: 1) */
   long rep_test_cap;      /* the suite's compile-time MSGSPERSAMPLE for calibration; 0 means 1000 (IO: 50) */
+  int min_mpi_version;    /* MPI major version the kernels need (MPI-4: 4); 0 any. On an older
+                             library the rows are listed (-list, facts) but not run */
   /* Collective over MPI_COMM_WORLD before any benchmark runs (IO: -iodir is
    * writable and has room). Returns 0, or -1 on every rank with one line in
    * err on rank 0. NULL: nothing to check. */
@@ -157,6 +158,8 @@ typedef struct {
 const suite_desc *find_suite(const char *name);
 /* "mpi1, nbc, ..." for messages. */
 int suite_names(char *buf, size_t len);
+/* The i-th suite in the registry's order; NULL past the last. */
+const suite_desc *suite_at(int i);
 /* Case-insensitive lookup; NULL if unknown. */
 const bench_desc *find_benchmark(const suite_desc *s, const char *name);
 
@@ -166,5 +169,7 @@ extern const suite_desc suite_mpi4;
 extern const suite_desc suite_ext;
 extern const suite_desc suite_rma;
 extern const suite_desc suite_io;
+/* mpiBench's operations: run by tools/mpibench/mpib_main.c, not named on the IMB command line. */
+extern const suite_desc suite_mpibench;
 
 #endif

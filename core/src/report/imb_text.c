@@ -3,6 +3,7 @@
  * dash lines of ncols*13-1 dashes, "# Benchmarking <Name> ", the process and
  * group lines, the failure rows and the closing line. */
 #include "report/reporter.h"
+#include "report/bench_facts.h"
 #include "engine/datatypes.h"
 
 #include <math.h>
@@ -57,64 +58,15 @@ static void text_run_begin(reporter_t *r, const run_info_t *in) {
   fflush(stdout);
 }
 
-/* How a table's rows look: IMB's out_format sets. */
-typedef enum { F_T_BW, F_RANGE_BW, F_RANGE, F_SYNC, F_RATE, F_OVERLAP, F_OVERLAP_SYNC, F_PURE_OVRL } layout_kind;
-
-static layout_kind layout_of(const table_info_t *t) {
-  const bench_desc *b = t->bench;
-  switch (b->out) {
-    case OUT_OVERLAP: return F_OVERLAP;
-    case OUT_OVERLAP_SYNC: return F_OVERLAP_SYNC;
-    case OUT_PURE_OVRL: return F_PURE_OVRL;
-    case OUT_AUTO: break;
-  }
-  switch (b->cls) {
-    case CLASS_SYNC: return F_SYNC;
-    case CLASS_MSGRATE: return F_RATE;
-    case CLASS_SINGLE: return t->multi == 0 ? F_RANGE_BW : F_T_BW;
-    case CLASS_PARALLEL: return F_RANGE_BW;
-    /* IMB-RMA's multiple transfers (One_put_all): t and MB/s of the one origin. */
-    case CLASS_COLLECTIVE: return (b->flags & BF_BW_TARGETS) ? F_T_BW : b->bw_scale > 0 ? F_RANGE_BW : F_RANGE;
-  }
-  return F_RANGE;
-}
+/* How a table's rows look: IMB's out_format sets, decided in bench_facts.c
+ * (the same answer the benchmark facts give the front end). */
+static bench_layout_t layout_of(const table_info_t *t) { return bench_layout(t->bench, t->multi); }
 
 /* The column titles of a table. */
 static int columns(const table_info_t *t, const options_t *o, const char **cols) {
   int n = 0;
-  layout_kind k = layout_of(t);
   if (t->multi == 1) cols[n++] = "Group";
-  if (k != F_SYNC && k != F_OVERLAP_SYNC) cols[n++] = "#bytes";
-  cols[n++] = "#repetitions";
-  switch (k) {
-    case F_T_BW:
-      cols[n++] = "t[usec]";
-      cols[n++] = "Mbytes/sec";
-      break;
-    case F_RANGE_BW:
-    case F_RANGE:
-    case F_SYNC:
-      cols[n++] = "t_min[usec]";
-      cols[n++] = "t_max[usec]";
-      cols[n++] = "t_avg[usec]";
-      if (k == F_RANGE_BW) cols[n++] = "Mbytes/sec";
-      break;
-    case F_RATE:
-      cols[n++] = "Mbytes/sec";
-      cols[n++] = "Msg/sec";
-      break;
-    case F_OVERLAP:
-    case F_OVERLAP_SYNC:
-      cols[n++] = "t_ovrl[usec]";
-      cols[n++] = "t_pure[usec]";
-      cols[n++] = "t_CPU[usec]";
-      cols[n++] = " overlap[%]";
-      break;
-    case F_PURE_OVRL:
-      cols[n++] = "t_pure[usec]";
-      cols[n++] = "t_ovrl[usec]";
-      break;
-  }
+  n += bench_layout_columns(layout_of(t), cols + n);
   if (o->check && t->bench->verify) cols[n++] = "defects";
   return n;
 }
@@ -137,7 +89,7 @@ static void text_table_begin(reporter_t *r, const table_info_t *t) {
     fflush(stdout);
     return;
   }
-  const char *cols[8];
+  const char *cols[BENCH_MAX_COLUMNS + 2];
   int ncols = columns(t, current_opt, cols);
   printf("\n");
   dash_line(ncols);
@@ -175,7 +127,7 @@ static void text_result(reporter_t *r, const result_t *res) {
   const bench_desc *b = t->bench;
   if (t->multi == 1 && res->group == 0) printf("\n");
   if (t->multi == 1) printf("%*d", W, res->group < 0 ? 0 : res->group);
-  if (layout_of(t) != F_SYNC && layout_of(t) != F_OVERLAP_SYNC) printf("%*zu", W, res->bytes);
+  if (layout_of(t) != LAYOUT_SYNC && layout_of(t) != LAYOUT_OVERLAP_SYNC) printf("%*zu", W, res->bytes);
   switch (res->status) {
     case ST_TIMEOUT:
       printf(" time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use \"-time X\" to increase time limit.\n");
@@ -194,23 +146,23 @@ static void text_result(reporter_t *r, const result_t *res) {
   }
   printf("%*ld", W, res->repetitions);
   switch (layout_of(t)) {
-    case F_T_BW:
+    case LAYOUT_T_BW:
       printf("%*.2f%*.2f", W, res->t_max_us, W, res->mbytes_per_sec);
       break;
-    case F_RANGE_BW:
-    case F_RANGE:
-    case F_SYNC:
+    case LAYOUT_RANGE_BW:
+    case LAYOUT_RANGE:
+    case LAYOUT_SYNC:
       printf("%*.2f%*.2f%*.2f", W, res->t_min_us, W, res->t_max_us, W, res->t_avg_us);
-      if (layout_of(t) == F_RANGE_BW) printf("%*.2f", W, res->mbytes_per_sec);
+      if (layout_of(t) == LAYOUT_RANGE_BW) printf("%*.2f", W, res->mbytes_per_sec);
       break;
-    case F_RATE:
+    case LAYOUT_RATE:
       printf("%*.2f%*.0f", W, res->mbytes_per_sec, W, res->msgs_per_sec);
       break;
-    case F_OVERLAP:
-    case F_OVERLAP_SYNC:
+    case LAYOUT_OVERLAP:
+    case LAYOUT_OVERLAP_SYNC:
       printf("%*.2f%*.2f%*.2f%*.2f", W, res->t_max_us, W, res->t_pure_us, W, res->t_cpu_us, W, res->overlap_pct);
       break;
-    case F_PURE_OVRL:
+    case LAYOUT_PURE_OVRL:
       printf("%*.2f%*.2f", W, res->t_pure_us, W, res->t_max_us);
       break;
   }

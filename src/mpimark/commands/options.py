@@ -16,9 +16,6 @@ from mpimark.execution import placement as placement_module
 from mpimark.execution.placement import BINDS, Placement
 from mpimark.records import benchmarks
 
-# The core's suites (core/src/main.c); SUITE is optional because the first
-# word of a run is a suite only when it is one of these.
-SUITES = tuple(benchmarks.SUITES)  # mpi1, nbc, mpi4, ext, rma, io
 EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
 
 
@@ -97,13 +94,15 @@ def suite_and_args(words: tuple[str, ...]) -> tuple[str, list[str]]:
     lowered = [word.lower() for word in args]
     if "-json" in lowered:
         raise click.UsageError("mpimark gives the core its -json file; use --json FILE to keep a copy")
+    # SUITE is optional: the first word is a suite only when it is one of the core's (mpi1 first).
+    suites = benchmarks.suite_names()
     for word in ("-list", "-help"):  # they print and run nothing: there would be no run to store
         if word in lowered:
-            suite = lowered[0] if lowered[0] in SUITES else SUITES[0]
+            suite = lowered[0] if lowered[0] in suites else suites[0]
             raise click.UsageError(f"{word} runs no benchmark; ask the core itself: \"$(mpimark build)\" {suite} {word}")
-    if args and args[0].lower() in SUITES:
+    if args and args[0].lower() in suites:
         return args[0].lower(), args[1:]
-    return SUITES[0], args
+    return suites[0], args
 
 
 def launcher_options(function):

@@ -71,7 +71,7 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
 
 def _check_standard(suite: str, impl: mpi.MpiImpl) -> None:
     """Refuse a suite the library is too old for: the core would run nothing (and store no run)."""
-    needed = benchmarks.SUITE_NEEDS_STANDARD.get(suite)
+    needed = benchmarks.core_catalog().suite(suite).needs_mpi
     try:
         have = tuple(int(x) for x in impl.standard_version.split(".")[:2])
     except ValueError:

@@ -9,10 +9,10 @@ the stream's 12 significant digits rather than from the core's doubles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from mpimark.records.benchmarks import checks_data, Layout, SUITE_TITLES, table_layout
+from mpimark.records.benchmarks import Catalog, catalog, Layout
 
 WIDTH = 13  # IMB's column width
 IMB_METHOD_VERSION = "2021.11"  # as IMB_METHOD_VERSION in core/src/report/imb_text.c
@@ -42,14 +42,15 @@ class _Table:
     multi: int | None
     suite: str | None = None
     mode: str | None = None  # aggregate, non_aggregate (IMB-EXT, IMB-RMA), or None
+    facts: Catalog | None = field(default=None, compare=False)  # the run's benchmark facts (else the core's)
 
     @property
     def layout(self) -> Layout:
-        return table_layout(self.benchmark, self.suite, self.multi)
+        return (self.facts or catalog()).get(self.benchmark, self.suite).table_layout(self.multi)
 
     @property
     def checked(self) -> bool:
-        return checks_data(self.benchmark, self.suite)
+        return (self.facts or catalog()).get(self.benchmark, self.suite).moves_data
 
 
 def _dash_line(ncols: int) -> str:
@@ -74,7 +75,7 @@ def header(run: dict) -> str:
     out = [
         bar,
         f"#    mpimark-core {run.get('tool', {}).get('version', '')} (Intel(R) MPI Benchmarks "
-        f"{IMB_METHOD_VERSION} methodology), {SUITE_TITLES.get(suite, suite)} part\n",
+        f"{IMB_METHOD_VERSION} methodology), {catalog([run]).title(suite)} part\n",
         bar,
         f"# Date                  : {_date(run['start_utc']) if run.get('start_utc') else ''}\n",
         f"# Machine               : {uname.get('machine', '')}\n",
@@ -252,6 +253,7 @@ def tables(records: list[dict]) -> str:
     run = next((r for r in records if r["type"] == "run"), None)
     run_multi = _options(run).get("multi")
     run_suite = (run or {}).get("suite")
+    facts = catalog(records)
     out: list[str] = []
     current: _Table | None = None
     for index, record in enumerate(records):
@@ -261,13 +263,13 @@ def tables(records: list[dict]) -> str:
             first = _first_result(records, index)
             mode = record["mode"] if "mode" in record else first.get("mode")
             current = _Table(record["benchmark"], record["processes"], record.get("groups", 1), run_multi,
-                             first.get("suite") or run_suite, mode)
+                             first.get("suite") or run_suite, mode, facts)
             out.append(_table_head(current, run))
         elif kind == "event" and record.get("kind") == "invalid_process_count":
             out.append(f"\n# !! Benchmark {record['benchmark']} invalid for {record['processes']} processes !! \n\n")
         elif kind == "result":
             table = _Table(record["benchmark"], record["processes"], record["groups"], record["multi"],
-                           record.get("suite") or run_suite, record.get("mode"))
+                           record.get("suite") or run_suite, record.get("mode"), facts)
             if table != current:  # no benchmark_start event before it (e.g. records built by hand)
                 current = table
                 out.append(_table_head(current, run))

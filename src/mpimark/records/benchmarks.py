@@ -1,19 +1,29 @@
-"""What the front end knows about benchmarks by name: IMB's benchmark classes
-and table layouts, for every suite of the core.
+"""What a benchmark is by name: its class, table layout, bandwidth, whether it
+reduces or moves data, for every suite of the core.
 
-The core's registry (core/src/suites/*/suite_*.c) is the authority; the
-front end never links it, so what it needs of each row is repeated here,
-once: the class, whether it reduces, whether -check verifies it, and which
-of IMB's column sets its table has (imb_text.py prints them). A benchmark is
-looked up by suite and name: IMB-EXT and IMB-RMA both have an Accumulate,
-of different classes. Without a suite (imported IMB output) the suites are
-tried in the order of SUITES.
+The front end keeps no table of its own: the core describes every benchmark
+it has (`mpimark-core -list -json`, the run record's `benchmark_facts`;
+docs/results-format.md). A run's records carry the facts of its suite; for
+records without them (imported output, runs stored before the facts existed)
+the facts come from the built core, through the loader the command line
+installs (`use_core_facts`; execution/core.py asks the core). A benchmark is
+looked up by suite and name (IMB-EXT and IMB-RMA both have an Accumulate, of
+different classes); a suite word the core does not have (an importer's
+`imported:imb`, a tool) searches the core's suites in their order. A name no
+suite has is an error (UnknownBenchmark), never a guess.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+
+from mpimark.errors import MpimarkError
+
+
+class UnknownBenchmark(MpimarkError):
+    """A benchmark name the facts do not have."""
 
 
 class BenchmarkClass(Enum):
@@ -24,8 +34,14 @@ class BenchmarkClass(Enum):
     SYNC = "synchronisation"  # no message size
 
 
+# The facts' class names.
+_CLASSES = {"single": BenchmarkClass.SINGLE, "parallel": BenchmarkClass.PARALLEL, "msgrate": BenchmarkClass.MSGRATE,
+            "collective": BenchmarkClass.COLLECTIVE, "sync": BenchmarkClass.SYNC}
+
+
 class Layout(Enum):
-    """IMB's column sets (out_format; layout_of in core/src/report/imb_text.c)."""
+    """IMB's column sets (out_format); the member names are the facts' layout names
+    in upper case (bench_layout in core/src/report/bench_facts.c)."""
 
     T_BW = "t, MB/s"  # single transfers; RMA's one-origin patterns on any count
     RANGE_BW = "t_min/t_max/t_avg, MB/s"  # parallel transfers; single transfers in -multi 0
@@ -42,146 +58,135 @@ class Benchmark:
     name: str
     suite: str
     cls: BenchmarkClass
+    layout: Layout  # without -multi 0
+    layout_multi0: Layout
+    default: bool = True
     reduction: bool = False  # moves -red_data_type (MPI_FLOAT) rather than -data_type (MPI_BYTE)
-    layout: Layout | None = None  # None: from the class
-    bandwidth: bool = False  # IMB prints Mbytes/sec (bw_scale > 0 in the core)
+    bandwidth: bool = False  # the core reports MB/s (a bandwidth factor)
     moves_data: bool = True  # -check verifies it (not Barrier and its nonblocking/persistent forms)
+    facts: tuple = ()  # every fact as the core wrote it, as (key, value) pairs
+
+    @classmethod
+    def from_facts(cls, suite: str, f: dict) -> Benchmark:
+        return cls(f["name"], suite, _CLASSES[f["class"]], Layout[f["layout"].upper()],
+                   Layout[f["layout_multi0"].upper()], default=f["default"], reduction=f["reduction"],
+                   bandwidth=f["bandwidth_factor"] is not None, moves_data=f["checks_data"],
+                   facts=tuple((k, v if not isinstance(v, list) else tuple(v)) for k, v in f.items()))
 
     def table_layout(self, multi: int | None = None) -> Layout:
-        if self.layout is not None:
-            return self.layout
-        if self.cls is BenchmarkClass.SYNC:
-            return Layout.SYNC
-        if self.cls is BenchmarkClass.MSGRATE:
-            return Layout.RATE
-        if self.cls is BenchmarkClass.SINGLE:
-            return Layout.RANGE_BW if multi == 0 else Layout.T_BW
-        if self.cls is BenchmarkClass.PARALLEL:
-            return Layout.RANGE_BW
-        return Layout.RANGE_BW if self.bandwidth else Layout.RANGE
+        return self.layout_multi0 if multi == 0 else self.layout
 
 
-_S, _P, _M, _C, _Y = (BenchmarkClass.SINGLE, BenchmarkClass.PARALLEL, BenchmarkClass.MSGRATE,
-                      BenchmarkClass.COLLECTIVE, BenchmarkClass.SYNC)
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    title: str  # "<title> part" in the text header
+    needs_mpi: tuple[int, int] | None  # the MPI standard the suite needs, e.g. (4, 0)
+    benchmarks: dict[str, Benchmark]
+
+    @classmethod
+    def from_facts(cls, f: dict) -> Suite:
+        needs = tuple(int(x) for x in f["needs_mpi"].split(".")[:2]) if f.get("needs_mpi") else None
+        return cls(f["name"], f["title"], needs, {b["name"]: Benchmark.from_facts(f["name"], b)
+                                                  for b in f["benchmarks"]})
 
 
-def _mpi1() -> list[Benchmark]:
-    out = [Benchmark(n, "mpi1", _S, bandwidth=True) for n in (
-        "PingPong", "PingPing", "PingPongSpecificSource", "PingPongAnySource", "PingPingSpecificSource",
-        "PingPingAnySource")]
-    out += [Benchmark(n, "mpi1", _P, bandwidth=True) for n in ("Sendrecv", "Exchange")]
-    out += [Benchmark(n, "mpi1", _M, bandwidth=True) for n in ("Uniband", "Biband")]
-    out += [Benchmark(n, "mpi1", _C, reduction=True) for n in (
-        "Allreduce", "Reduce", "Reduce_local", "Reduce_scatter", "Reduce_scatter_block")]
-    out += [Benchmark(n, "mpi1", _C) for n in (
-        "Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv", "Alltoall", "Alltoallv", "Bcast")]
-    out.append(Benchmark("Barrier", "mpi1", _Y, moves_data=False))
-    return out
+class Catalog:
+    """Suites of facts by name, in the core's order, with a catalog to fall back on."""
+
+    def __init__(self, suites: list[dict], fallback: Callable[[], Catalog] | None = None):
+        self.suites: dict[str, Suite] = {s["name"]: Suite.from_facts(s) for s in suites}
+        self._fallback = fallback
+
+    def _next(self) -> Catalog | None:
+        return self._fallback() if self._fallback else None
+
+    def suite(self, name: str) -> Suite | None:
+        found = self.suites.get(name)
+        if found is None and self._fallback:
+            return self._next().suite(name)
+        return found
+
+    def find(self, name: str, suite: str | None = None) -> Benchmark | None:
+        """The benchmark of that name in suite; without suite, or for a suite word the
+        facts lack (imported:imb, a tool), in the first suite that has it; None if unknown."""
+        table = self.suite(suite) if suite else None
+        if table is not None:
+            return table.benchmarks.get(name)
+        for s in self.suites.values():
+            if name in s.benchmarks:
+                return s.benchmarks[name]
+        return self._next().find(name, suite) if self._fallback else None
+
+    def get(self, name: str, suite: str | None = None) -> Benchmark:
+        found = self.find(name, suite)
+        if found is None:
+            where = f"suite {suite}" if suite and self.suite(suite) else "any suite of the core"
+            raise UnknownBenchmark(f"unknown benchmark '{name}' in {where}: mpimark knows the core's benchmarks "
+                                   "only ('mpimark-core -list' shows them)")
+        return found
+
+    def title(self, suite: str) -> str:
+        found = self.suite(suite)
+        return found.title if found else suite
 
 
-def _overlap_suite(suite: str, names: list[str], reductions: set[str], barrier: str) -> list[Benchmark]:
-    """IMB-NBC and IMB-MPI4: each collective as NAME (overlap) and NAME_pure (plain timing)."""
-    out = []
-    for name in names:
-        red = name in reductions
-        out.append(Benchmark(name, suite, _C, reduction=red, layout=Layout.OVERLAP))
-        out.append(Benchmark(f"{name}_pure", suite, _C, reduction=red))
-    out.append(Benchmark(barrier, suite, _Y, layout=Layout.OVERLAP_SYNC, moves_data=False))
-    out.append(Benchmark(f"{barrier}_pure", suite, _Y, moves_data=False))
-    return out
+# --- the core's facts --------------------------------------------------------------
+
+_loader: Callable[[], list[dict]] | None = None
+_core: Catalog | None = None
 
 
-def _nbc() -> list[Benchmark]:
-    return _overlap_suite("nbc", ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter",
-                                  "Iscatterv", "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter", "Iallreduce"],
-                          {"Ireduce", "Ireduce_scatter", "Iallreduce"}, "Ibarrier")
+def use_core_facts(loader: Callable[[], list[dict]] | None) -> None:
+    """Install what gives the core's facts (a list of suite objects); called once
+    by the command line (execution/core.py asks the built core)."""
+    global _loader, _core
+    _loader, _core = loader, None
 
 
-def _mpi4() -> list[Benchmark]:
-    names = ["Bcast", "Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv", "Alltoall",
-             "Alltoallv", "Reduce", "Reduce_scatter", "Allreduce"]
-    return _overlap_suite("mpi4", [f"{n}_persist" for n in names],
-                          {"Reduce_persist", "Reduce_scatter_persist", "Allreduce_persist"}, "Barrier_persist")
+def core_catalog() -> Catalog:
+    """The built core's facts (asked once per process)."""
+    global _core
+    if _core is None:
+        if _loader is None:
+            raise MpimarkError("no benchmark facts: nothing asks the core for them (use_core_facts)")
+        _core = Catalog(_loader())
+    return _core
 
 
-def _ext() -> list[Benchmark]:
-    return [Benchmark("Window", "ext", _C),
-            *(Benchmark(n, "ext", _S, bandwidth=True) for n in ("Unidir_Get", "Unidir_Put", "Bidir_Get", "Bidir_Put")),
-            Benchmark("Accumulate", "ext", _C, reduction=True)]
+def catalog(records: list[dict] | None = None) -> Catalog:
+    """The facts for these records: their run records' benchmark_facts, then the core's."""
+    suites = [r["benchmark_facts"] for r in records or () if r.get("type") == "run" and r.get("benchmark_facts")]
+    return Catalog(suites, fallback=core_catalog) if suites else core_catalog()
 
 
-def _rma() -> list[Benchmark]:
-    out = [Benchmark(n, "rma", _S, bandwidth=True) for n in (
-        "Unidir_put", "Bidir_put", "Unidir_get", "Bidir_get", "Put_local", "Get_local")]
-    # One origin, every other rank a target: t and (np-1)*X/t on every process count.
-    out += [Benchmark(n, "rma", _C, layout=Layout.T_BW, bandwidth=True) for n in (
-        "Put_all_local", "Get_all_local", "One_put_all", "One_get_all")]
-    out += [Benchmark(n, "rma", _C) for n in ("All_put_all", "All_get_all", "Exchange_put", "Exchange_get")]
-    out += [Benchmark(n, "rma", _S, reduction=True, bandwidth=True) for n in (
-        "Accumulate", "Get_accumulate", "Fetch_and_op", "Compare_and_swap")]
-    out.append(Benchmark("Truly_passive_put", "rma", _S, layout=Layout.PURE_OVRL))
-    return out
+def lookup(name: str, suite: str | None = None, facts: Catalog | None = None) -> Benchmark:
+    """The benchmark, from facts (default: the core's); UnknownBenchmark if no suite has it."""
+    return (facts or core_catalog()).get(name, suite)
 
 
-def _io() -> list[Benchmark]:
-    """IMB-IO (core/src/suites/io/suite_io.c): S_ on one process, P_ and C_ on every count, each
-    blocking routine followed by its nonblocking flavour (overlap protocol); Open_Close moves nothing."""
-    out = []
-    for kind in ("Write", "Read"):
-        for name in (f"S_{kind}_Indv", f"S_{kind}_Expl", f"P_{kind}_Indv", f"P_{kind}_Shared", f"P_{kind}_Priv",
-                     f"P_{kind}_Expl", f"C_{kind}_Indv", f"C_{kind}_Shared", f"C_{kind}_Expl"):
-            cls = _S if name.startswith("S_") else _P  # C_ too: IMB-IO times collective calls back to back
-            out.append(Benchmark(name, "io", cls, bandwidth=True))
-            out.append(Benchmark(f"{name[:2]}I{name[2:]}", "io", cls, bandwidth=True, layout=Layout.OVERLAP))
-    out.append(Benchmark("Open_Close", "io", _Y, moves_data=False))
-    return out
+def benchmark_class(name: str, suite: str | None = None, facts: Catalog | None = None) -> BenchmarkClass:
+    return lookup(name, suite, facts).cls
 
 
-# The core's suites in its order (core/src/engine/registry.c), each with its benchmarks.
-SUITES: dict[str, dict[str, Benchmark]] = {
-    suite: {b.name: b for b in make()} for suite, make in (
-        ("mpi1", _mpi1), ("nbc", _nbc), ("mpi4", _mpi4), ("ext", _ext), ("rma", _rma), ("io", _io))
-}
-# Suites with aggregate and non-aggregate tables (IMB's MODE line).
-MODE_SUITES = ("ext", "rma", "io")
-# The suites' titles: "<title> part" in the header (suite_desc.title in the core).
-SUITE_TITLES = {"mpi1": "MPI-1", "nbc": "MPI-NBC", "mpi4": "MPI-4", "ext": "MPI-2", "rma": "MPI-RMA", "io": "MPI-IO"}
-# The MPI standard a suite needs; the core skips it on older libraries.
-SUITE_NEEDS_STANDARD = {"mpi4": (4, 0)}
+def has_bandwidth(name: str, suite: str | None = None, facts: Catalog | None = None) -> bool:
+    return lookup(name, suite, facts).bandwidth
 
 
-def lookup(name: str, suite: str | None = None) -> Benchmark | None:
-    """The benchmark of that name in suite (or in the first suite that has it), None if unknown."""
-    if suite is not None:
-        return SUITES.get(suite, {}).get(name)
-    return next((table[name] for table in SUITES.values() if name in table), None)
+def is_reduction(name: str, suite: str | None = None, facts: Catalog | None = None) -> bool:
+    return lookup(name, suite, facts).reduction
 
 
-def _get(name: str, suite: str | None) -> Benchmark:
-    # An unknown name (imported output, a future benchmark) is a plain collective.
-    return lookup(name, suite) or lookup(name) or Benchmark(name, suite or "", BenchmarkClass.COLLECTIVE)
-
-
-def benchmark_class(name: str, suite: str | None = None) -> BenchmarkClass:
-    return _get(name, suite).cls
-
-
-def has_bandwidth(name: str, suite: str | None = None) -> bool:
-    return _get(name, suite).bandwidth
-
-
-# Reductions of IMB versions the core does not follow, for imported output.
-_IMPORTED_REDUCTIONS = {"Ireduce_scatter_block"}
-
-
-def is_reduction(name: str, suite: str | None = None) -> bool:
-    return _get(name, suite).reduction or name in _IMPORTED_REDUCTIONS
-
-
-def checks_data(name: str, suite: str | None = None) -> bool:
+def checks_data(name: str, suite: str | None = None, facts: Catalog | None = None) -> bool:
     """Whether -check can verify this benchmark (Barrier and its forms move no data)."""
-    return _get(name, suite).moves_data
+    return lookup(name, suite, facts).moves_data
 
 
-def table_layout(name: str, suite: str | None = None, multi: int | None = None) -> Layout:
-    return _get(name, suite).table_layout(multi)
+def table_layout(name: str, suite: str | None = None, multi: int | None = None,
+                 facts: Catalog | None = None) -> Layout:
+    return lookup(name, suite, facts).table_layout(multi)
+
+
+def suite_names() -> list[str]:
+    """The core's suites, in its order."""
+    return list(core_catalog().suites)

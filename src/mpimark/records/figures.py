@@ -69,12 +69,13 @@ def title(table: tuple[TableKey, str]) -> str:
 
 
 def record_class(record: dict) -> BenchmarkClass:
-    """The benchmark's class: IMB's for IMB's names, else what an importer recorded
-    (`benchmark_class`, e.g. "single transfer" for osu_latency), else collective."""
+    """The benchmark's class: what an importer recorded (`benchmark_class`, e.g.
+    "single transfer" for osu_latency), else the core's facts for the record's
+    suite; UnknownBenchmark for a name the core does not have."""
     recorded = record.get("benchmark_class")
     if recorded in {c.value for c in BenchmarkClass}:
         return BenchmarkClass(recorded)
-    return benchmark_class(record["benchmark"])
+    return benchmark_class(record["benchmark"], record.get("suite"))
 
 
 def is_collective(record: dict) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mpimark.errors import MpimarkError
-from mpimark.records.benchmarks import benchmark_class, BenchmarkClass, is_reduction
+from mpimark.records.benchmarks import BenchmarkClass, lookup
 
 # Bytes per element of the MPI datatypes the suites name; count = bytes / size.
 DATATYPE_BYTES = {
@@ -83,8 +83,11 @@ def result_record(*, benchmark: str, suite: str, processes: int, size: int, data
     return record
 
 
-def datatype_for(benchmark: str, data_type: str, reduction_type: str) -> str:
-    """Reductions move the reduction datatype, Barrier none, the rest the plain one (as the core)."""
-    if benchmark_class(benchmark) is BenchmarkClass.SYNC:
+def datatype_for(benchmark: str, data_type: str, reduction_type: str, suite: str | None = None) -> str:
+    """Reductions move the reduction datatype, Barrier none, the rest the plain one (as the core).
+
+    The benchmark is the core's (its facts); UnknownBenchmark for a name no suite of the core has."""
+    found = lookup(benchmark, suite)
+    if found.cls is BenchmarkClass.SYNC:
         return "none"
-    return reduction_type if is_reduction(benchmark) else data_type
+    return reduction_type if found.reduction else data_type

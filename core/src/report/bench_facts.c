@@ -1,0 +1,161 @@
+/* The benchmark facts of bench_facts.h, derived from the registry rows. */
+#include "report/bench_facts.h"
+
+#include <math.h>
+#include <mpi.h>
+
+bench_layout_t bench_layout(const bench_desc *b, int multi) {
+  switch (b->out) {
+    case OUT_OVERLAP: return LAYOUT_OVERLAP;
+    case OUT_OVERLAP_SYNC: return LAYOUT_OVERLAP_SYNC;
+    case OUT_PURE_OVRL: return LAYOUT_PURE_OVRL;
+    case OUT_AUTO: break;
+  }
+  switch (b->cls) {
+    case CLASS_SYNC: return LAYOUT_SYNC;
+    case CLASS_MSGRATE: return LAYOUT_RATE;
+    case CLASS_SINGLE: return multi == 0 ? LAYOUT_RANGE_BW : LAYOUT_T_BW;
+    case CLASS_PARALLEL: return LAYOUT_RANGE_BW;
+    /* IMB-RMA's multiple transfers (One_put_all): t and MB/s of the one origin. */
+    case CLASS_COLLECTIVE:
+      return (b->flags & BF_BW_TARGETS) ? LAYOUT_T_BW : b->bw_scale > 0 ? LAYOUT_RANGE_BW : LAYOUT_RANGE;
+  }
+  return LAYOUT_RANGE;
+}
+
+const char *bench_layout_name(bench_layout_t k) {
+  static const char *names[] = {"t_bw", "range_bw", "range", "sync", "rate", "overlap", "overlap_sync", "pure_ovrl"};
+  return names[k];
+}
+
+int bench_layout_columns(bench_layout_t k, const char **cols) {
+  int n = 0;
+  if (k != LAYOUT_SYNC && k != LAYOUT_OVERLAP_SYNC) cols[n++] = "#bytes";
+  cols[n++] = "#repetitions";
+  switch (k) {
+    case LAYOUT_T_BW:
+      cols[n++] = "t[usec]";
+      cols[n++] = "Mbytes/sec";
+      break;
+    case LAYOUT_RANGE_BW:
+    case LAYOUT_RANGE:
+    case LAYOUT_SYNC:
+      cols[n++] = "t_min[usec]";
+      cols[n++] = "t_max[usec]";
+      cols[n++] = "t_avg[usec]";
+      if (k == LAYOUT_RANGE_BW) cols[n++] = "Mbytes/sec";
+      break;
+    case LAYOUT_RATE:
+      cols[n++] = "Mbytes/sec";
+      cols[n++] = "Msg/sec";
+      break;
+    case LAYOUT_OVERLAP:
+    case LAYOUT_OVERLAP_SYNC:
+      cols[n++] = "t_ovrl[usec]";
+      cols[n++] = "t_pure[usec]";
+      cols[n++] = "t_CPU[usec]";
+      cols[n++] = "overlap[%]";
+      break;
+    case LAYOUT_PURE_OVRL:
+      cols[n++] = "t_pure[usec]";
+      cols[n++] = "t_ovrl[usec]";
+      break;
+  }
+  return n;
+}
+
+int suite_runnable(const suite_desc *s) { return MPI_VERSION >= s->min_mpi_version; }
+
+static const char *class_name(bench_class_t c) {
+  switch (c) {
+    case CLASS_SINGLE: return "single";
+    case CLASS_PARALLEL: return "parallel";
+    case CLASS_MSGRATE: return "msgrate";
+    case CLASS_COLLECTIVE: return "collective";
+    case CLASS_SYNC: return "sync";
+  }
+  return "collective";
+}
+
+static void write_layout(jw_t *w, const char *key, bench_layout_t k) {
+  jw_str(w, key, bench_layout_name(k));
+}
+
+/* One benchmark; the rules are the engine's (engine.c: run_table, engine_run,
+ * the bandwidth of a result) and the text reporter's (columns). */
+static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
+  jw_obj_begin(w, NULL);
+  jw_str(w, "name", b->name);
+  jw_str(w, "class", class_name(b->cls));
+  jw_bool(w, "default", (b->flags & BF_DEFAULT) != 0);
+  bench_layout_t k = bench_layout(b, -1);
+  write_layout(w, "layout", k);
+  write_layout(w, "layout_multi0", bench_layout(b, 0));
+  const char *cols[BENCH_MAX_COLUMNS];
+  int n = bench_layout_columns(k, cols);
+  jw_arr_begin(w, "columns");
+  for (int i = 0; i < n; i++) jw_str(w, NULL, cols[i]);
+  jw_arr_end(w);
+  jw_num(w, "time_scale", b->time_scale);
+  /* MB/s = factor * bytes / t_max_usec; "targets": the factor is processes - 1;
+   * "window": factor * window_size * processes/2 messages of bytes per t_max. */
+  jw_num(w, "bandwidth_factor", b->bw_scale > 0 ? b->bw_scale : NAN);
+  jw_str(w, "bandwidth_rule", b->bw_scale <= 0 ? NULL
+                              : b->cls == CLASS_MSGRATE ? "window"
+                              : (b->flags & BF_BW_TARGETS) ? "targets" : "fixed");
+  jw_bool(w, "reduction", (b->flags & BF_REDUCTION) != 0);
+  jw_bool(w, "rooted", (b->flags & BF_HAS_ROOT) != 0);
+  jw_bool(w, "overlap", (b->flags & BF_OVERLAP) != 0);
+  jw_arr_begin(w, "modes");
+  if (b->flags & BF_AGGREGATE) {
+    jw_str(w, NULL, s->nonaggregate_first ? "non_aggregate" : "aggregate");
+    jw_str(w, NULL, s->nonaggregate_first ? "aggregate" : "non_aggregate");
+  }
+  jw_arr_end(w);
+  jw_bool(w, "checks_data", b->verify != NULL);
+  int fixed = b->cls == CLASS_SINGLE;
+  jw_str(w, "process_counts", fixed ? "fixed" : b->cls == CLASS_MSGRATE ? "even_sweep" : "sweep");
+  if (fixed) jw_int(w, "fixed_processes", s->single_np > 0 ? s->single_np : 2);
+  else jw_null(w, "fixed_processes");
+  jw_str(w, "sizes", b->cls == CLASS_SYNC ? "none" : (b->flags & BF_SINGLE_ELEMENT) ? "one_element" : "sweep");
+  jw_obj_end(w);
+}
+
+void bench_facts_write_suite(jw_t *w, const char *key, const suite_desc *s) {
+  jw_obj_begin(w, key);
+  jw_str(w, "name", s->name);
+  jw_str(w, "title", s->title);
+  jw_bool(w, "runnable", suite_runnable(s));
+  if (s->min_mpi_version > 0) {
+    char v[16];
+    snprintf(v, sizeof(v), "%d.0", s->min_mpi_version);
+    jw_str(w, "needs_mpi", v);
+  } else {
+    jw_null(w, "needs_mpi");
+  }
+  jw_arr_begin(w, "benchmarks");
+  for (int i = 0; i < s->n_benchmarks; i++) write_bench(w, s, &s->benchmarks[i]);
+  jw_arr_end(w);
+  jw_obj_end(w);
+}
+
+void bench_facts_print(FILE *f, const suite_desc *s) {
+  jw_t w;
+  jw_init(&w, f);
+  jw_obj_begin(&w, NULL);
+  jw_str(&w, "type", "benchmark_facts");
+  jw_int(&w, "schema_version", 1);
+  jw_obj_begin(&w, "tool");
+  jw_str(&w, "name", "mpimark-core");
+  jw_str(&w, "version", MPIMARK_VERSION);
+  jw_obj_end(&w);
+  jw_arr_begin(&w, "suites");
+  if (s) {
+    bench_facts_write_suite(&w, NULL, s);
+  } else {
+    for (int i = 0; suite_at(i); i++) bench_facts_write_suite(&w, NULL, suite_at(i));
+  }
+  jw_arr_end(&w);
+  jw_obj_end(&w);
+  jw_end_line(&w);
+}
