@@ -49,3 +49,22 @@ def need(available):
         return available[name]
 
     return need
+
+
+@pytest.fixture(scope="session")
+def private_build_cache(tmp_path_factory):
+    """XDG_CACHE_HOME in a directory of this session: the cores mpimark builds for the
+    tests (and their facts) stay out of the user's cache and are built afresh once."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if saved is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
+
+
+@pytest.fixture(scope="session")
+def system_mpis(private_build_cache) -> dict[str, mpi.MpiImpl]:
+    """Every MPI implementation mpimark finds on this machine, by name."""
+    return {impl.name: impl for impl in mpi.discover()[0]}

@@ -50,19 +50,13 @@ def slurm() -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def private_cache(tmp_path_factory):
-    saved = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
-    yield
-    if saved is None:
-        del os.environ["XDG_CACHE_HOME"]
-    else:
-        os.environ["XDG_CACHE_HOME"] = saved
+def private_cache(private_build_cache):
+    """Every test here builds into the session's own cache (tests/conftest.py)."""
 
 
 @pytest.fixture(scope="session")
-def available(private_cache) -> dict[str, mpi.MpiImpl]:
-    return {impl.name: impl for impl in mpi.discover()[0]}
+def available(system_mpis) -> dict[str, mpi.MpiImpl]:
+    return system_mpis
 
 
 def mpimark(*args: str, db: Path, timeout: float = TIMEOUT_S, prefix: tuple[str, ...] = (),
