@@ -4,6 +4,7 @@ internal consistency of every result."""
 
 from __future__ import annotations
 
+import os
 import statistics
 
 import pytest
@@ -56,6 +57,30 @@ def test_run_record(full_run, n):
     opts = rec["options"]
     assert (opts["msglog"], opts["msgspersample"], opts["time_s"], opts["npmin"]) == ("0:4", 50, 10, 2)
     assert (opts["multi"], opts["check"], opts["data_type"], opts["red_data_type"]) == (None, "off", "byte", "float")
+
+
+@pytest.mark.parametrize("n", RANKS)
+def test_run_record_says_where_every_rank_ran(full_run, n):
+    rec = full_run(n).run_record
+    assert rec["nodes"] == len(rec["hosts"]) == 1  # one machine
+    assert rec["ranks_per_node"] == [n]
+    assert [r["rank"] for r in rec["ranks"]] == list(range(n))
+    allowed = os.sched_getaffinity(0)
+    for rank in rec["ranks"]:
+        assert rank["host"] == rec["hosts"][0]
+        assert rank["cpu"] in allowed
+        cpus = _cpu_list(rank["cpus"])
+        assert rank["cpu"] in cpus and cpus <= allowed
+        assert "env" not in rank  # no MPIMARK_RECORD_ENV
+
+
+def _cpu_list(text: str) -> set[int]:
+    """ "0-3,8" -> {0, 1, 2, 3, 8}"""
+    cpus = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
 
 
 @pytest.mark.parametrize("n", RANKS)

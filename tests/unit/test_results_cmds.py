@@ -38,11 +38,12 @@ def test_runs_lists_newest_first(db):
     rows = [line.strip("│ ").split("│") for line in result.stdout.splitlines() if line.startswith("│")]
     cells = [[c.strip() for c in row] for row in rows]
     assert [row[0] for row in cells] == ["3", "2", "1"]
-    assert cells[2][2:] == ["complete", "mpi1", "Open MPI v5.0.11", "2", "node1", "3"]
+    # nodes × ranks: one host, so 1 × all of them (these streams predate the core's ranks_per_node)
+    assert cells[2][2:] == ["complete", "mpi1", "Open MPI v5.0.11", "2", "1 × 2", "node1", "3"]
     multi1_results = sum(r["type"] == "result" for r in read_records(MULTI1))
-    assert cells[1][4:] == ["Open MPI v4.1.4", "2", "vm", str(multi1_results)]
-    assert cells[0][2:] == ["failed", "mpi1", "?", "4", "", "0"]
-    for header in ("id", "started", "status", "suite", "MPI", "processes", "hosts", "results"):
+    assert cells[1][4:] == ["Open MPI v4.1.4", "2", "1 × 2", "vm", str(multi1_results)]
+    assert cells[0][2:] == ["failed", "mpi1", "?", "4", "", "", "0"]
+    for header in ("id", "started", "status", "suite", "MPI", "processes", "nodes × ranks", "hosts", "results"):
         assert header in result.stdout
 
 

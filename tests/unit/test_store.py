@@ -345,3 +345,35 @@ def test_steering_environment_keeps_only_mpi_variables():
                                       "ompi_mca_btl", "LD_LIBRARY_PATH", "SLURM_JOB_ID")}
     result = steering_environment({**dropped, **kept})
     assert result == kept and list(result) == sorted(kept)
+
+
+def test_placement_nodes_and_ranks_per_node(db):
+    asked = {"hosts": ["n1", "n2"], "hostfile": None, "ppn": 2, "bind": "core", "env": {"UCX_TLS": "tcp"},
+             "launcher_args": []}
+    placed = run_record() | {"processes": 4, "hosts": ["n1", "n2"], "nodes": 2, "ranks_per_node": [2, 2]}
+    run_id = db.begin_run(launch_command=["mpiexec"], environment={}, mpi_name="openmpi", mpi_prefix="/usr",
+                          requested_processes=4, suite="mpi1", placement=asked)
+    db.add_record(run_id, placed)
+    row = db.run(run_id)
+    assert (row.placement, row.nodes, row.ranks_per_node) == (asked, 2, [2, 2])
+    old_core = store_records(db, [run_record()])  # no placement asked, a core without nodes: one host
+    assert (db.run(old_core).placement, db.run(old_core).nodes, db.run(old_core).ranks_per_node) == (None, 1, [2])
+
+
+def test_the_placement_migration_gives_old_one_host_runs_their_nodes(tmp_path):
+    path = tmp_path / "v2.db"
+    sql = sqlite3.connect(path)
+    for migration in MIGRATIONS[:2]:
+        for statement in migration:
+            sql.execute(statement)
+    for run_id, hosts, processes in ((1, '["vm"]', 4), (2, '["a","b"]', 4), (3, None, None)):
+        sql.execute("INSERT INTO runs (id, started_utc, status, suite, requested_processes, launch_command,"
+                    " environment, hosts, processes) VALUES (?, 'now', 'complete', 'mpi1', 4, '[]', '{}', ?, ?)",
+                    (run_id, hosts, processes))
+    sql.execute("PRAGMA user_version = 2")
+    sql.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    sql.commit()
+    sql.close()
+    with Store(path) as store:
+        assert [(r.id, r.nodes, r.ranks_per_node, r.placement) for r in store.runs()] == [
+            (3, None, None, None), (2, None, None, None), (1, 1, [4], None)]

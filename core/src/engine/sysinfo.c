@@ -1,6 +1,8 @@
+#define _GNU_SOURCE /* sched_getcpu, sched_getaffinity */
 #include "engine/sysinfo.h"
 
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,132 @@ static double mem_available_bytes(void) {
   return kb * 1024.0;
 }
 
+/* One rank's placement, gathered to rank 0 as fixed-size bytes. */
+#define CPUS_LEN 256      /* "0-63,128-191": longer lists end in "..." */
+#define ENV_NAMES_MAX 16  /* of MPIMARK_RECORD_ENV, which is a comma-separated list */
+#define ENV_LEN 1024      /* the values, each ending in \0; \1 for a variable not set */
+typedef struct {
+  int cpu;                /* sched_getcpu() when collected, -1 unknown */
+  char cpus[CPUS_LEN];    /* the affinity mask as a list of ranges; "" unknown */
+  char env[ENV_LEN];
+} rank_place_t;
+
+static rank_place_t *places; /* rank 0: one per world rank */
+static char *place_hosts;    /* rank 0: MPI_MAX_PROCESSOR_NAME per world rank */
+static char env_names[ENV_LEN];
+static int n_env_names;
+
+static void affinity_list(char *out, size_t len) {
+  out[0] = 0;
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return;
+  size_t used = 0;
+  for (int c = 0; c < CPU_SETSIZE; c++) {
+    if (!CPU_ISSET(c, &set)) continue;
+    int last = c;
+    while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) last++;
+    char part[32];
+    int n = last > c ? snprintf(part, sizeof(part), "%s%d-%d", used ? "," : "", c, last)
+                     : snprintf(part, sizeof(part), "%s%d", used ? "," : "", c);
+    if (used + (size_t)n + 4 >= len) {
+      snprintf(out + used, len - used, ",...");
+      return;
+    }
+    memcpy(out + used, part, (size_t)n + 1);
+    used += (size_t)n;
+    c = last;
+  }
+#else
+  (void)len;
+#endif
+}
+
+/* env_names <- the names in MPIMARK_RECORD_ENV, each ending in \0. */
+static void read_env_names(void) {
+  const char *list = getenv("MPIMARK_RECORD_ENV");
+  size_t used = 0;
+  n_env_names = 0;
+  while (list && *list && n_env_names < ENV_NAMES_MAX) {
+    size_t n = strcspn(list, ",");
+    if (n > 0 && used + n + 1 < sizeof(env_names)) {
+      memcpy(env_names + used, list, n);
+      env_names[used + n] = 0;
+      used += n + 1;
+      n_env_names++;
+    }
+    list += n;
+    if (*list == ',') list++;
+  }
+}
+
+static void collect_placement(int rank, int P, const char *all_hosts) {
+  rank_place_t me;
+  memset(&me, 0, sizeof(me));
+#ifdef __linux__
+  me.cpu = sched_getcpu();
+#else
+  me.cpu = -1;
+#endif
+  affinity_list(me.cpus, sizeof(me.cpus));
+  read_env_names();
+  size_t used = 0;
+  const char *name = env_names;
+  for (int i = 0; i < n_env_names; i++, name += strlen(name) + 1) {
+    const char *v = getenv(name);
+    const char *text = v ? v : "\1";
+    size_t n = strlen(text);
+    if (used + n + 1 > sizeof(me.env)) n = sizeof(me.env) - used - 1; /* cut, still ends in \0 */
+    memcpy(me.env + used, text, n);
+    me.env[used + n] = 0;
+    used += n + 1;
+    if (used >= sizeof(me.env)) break;
+  }
+  if (rank == 0) {
+    places = malloc(sizeof(rank_place_t) * (size_t)P);
+    place_hosts = malloc((size_t)P * MPI_MAX_PROCESSOR_NAME);
+    memcpy(place_hosts, all_hosts, (size_t)P * MPI_MAX_PROCESSOR_NAME);
+  }
+  MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, places, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+void sysinfo_write_placement(jw_t *w, const run_info_t *info) {
+  if (!places) return;
+  jw_int(w, "nodes", info->n_hosts);
+  jw_arr_begin(w, "ranks_per_node");
+  for (int h = 0; h < info->n_hosts; h++) {
+    int n = 0;
+    for (int r = 0; r < info->processes; r++)
+      n += strcmp(place_hosts + (size_t)r * MPI_MAX_PROCESSOR_NAME, info->hosts[h]) == 0;
+    jw_int(w, NULL, n);
+  }
+  jw_arr_end(w);
+  jw_arr_begin(w, "ranks");
+  for (int r = 0; r < info->processes; r++) {
+    const rank_place_t *p = &places[r];
+    jw_obj_begin(w, NULL);
+    jw_int(w, "rank", r);
+    jw_str(w, "host", place_hosts + (size_t)r * MPI_MAX_PROCESSOR_NAME);
+    if (p->cpu >= 0) jw_int(w, "cpu", p->cpu); else jw_null(w, "cpu");
+    jw_str(w, "cpus", p->cpus[0] ? p->cpus : NULL);
+    if (n_env_names > 0) {
+      jw_obj_begin(w, "env");
+      const char *name = env_names, *value = p->env;
+      for (int i = 0; i < n_env_names; i++, name += strlen(name) + 1) {
+        if (value >= p->env + ENV_LEN) { /* cut off: the values before it filled the space */
+          jw_null(w, name);
+          continue;
+        }
+        jw_str(w, name, strcmp(value, "\1") == 0 ? NULL : value);
+        value += strlen(value) + 1;
+      }
+      jw_obj_end(w);
+    }
+    jw_obj_end(w);
+  }
+  jw_arr_end(w);
+}
+
 void sysinfo_collect(run_info_t *info, host_share_t *share) {
   int rank, P;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -49,6 +177,7 @@ void sysinfo_collect(run_info_t *info, host_share_t *share) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int over = share->ranks_on_host > cores, any_over = 0;
   MPI_Reduce(&over, &any_over, 1, MPI_INT, MPI_LOR, 0, MPI_COMM_WORLD);
+  collect_placement(rank, P, all);
   if (rank == 0) {
     info->hosts = malloc(sizeof(char *) * (size_t)P);
     info->n_hosts = 0;

@@ -3,6 +3,7 @@
 #define MPIMARK_SYSINFO_H
 
 #include "report/reporter.h"
+#include "util/jsonw.h"
 
 typedef struct {
   int ranks_on_host;        /* world ranks sharing this rank's host */
@@ -13,5 +14,11 @@ typedef struct {
  * (hosts, cores, oversubscription, uname, load, times) and *share on every rank. */
 void sysinfo_collect(run_info_t *info, host_share_t *share);
 void load_average(double out[3]);
+
+/* Where every rank ran, as sysinfo_collect found it (rank 0 holds it): writes
+ * "nodes", "ranks_per_node" (in the order of info->hosts) and "ranks" (per
+ * world rank: host, the CPU it was on, the CPUs it may run on, and the values
+ * of the variables named in MPIMARK_RECORD_ENV) into the open run object. */
+void sysinfo_write_placement(jw_t *w, const run_info_t *info);
 
 #endif

@@ -3,6 +3,7 @@
 #include "report/reporter.h"
 #include "report/bench_facts.h"
 #include "engine/datatypes.h"
+#include "engine/sysinfo.h"
 #include "util/jsonw.h"
 
 #include <errno.h>
@@ -89,6 +90,7 @@ static void json_run_begin(reporter_t *r, const run_info_t *in) {
   jw_int(&jw, "processes", in->processes);
   jw_int(&jw, "cores_online", in->cores_online);
   jw_bool(&jw, "oversubscribed", in->oversubscribed);
+  sysinfo_write_placement(&jw, in);
   jw_obj_begin(&jw, "uname");
   jw_str(&jw, "sysname", in->sysname);
   jw_str(&jw, "release", in->release);

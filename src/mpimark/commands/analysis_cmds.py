@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -10,11 +11,12 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from mpimark.analysis.statistics import compare_launches
+from mpimark.analysis.statistics import compare_launches, Comparison
 from mpimark.commands import db_option
 from mpimark.errors import MpimarkError
 from mpimark.execution.mpi import identify
 from mpimark.presentation import comparison
+from mpimark.records import placement
 from mpimark.storage import studies
 from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, parse_file, store_parsed
 from mpimark.storage.selection import load, resolve, run_label, Series
@@ -106,10 +108,22 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
         raise MpimarkError(f"{a} and {b} have no measured row in common (same benchmark, processes, mode, "
                            "group and size); 'mpimark show RUN' lists what each holds")
     label_a, label_b = _describe(side_a), _describe(side_b)
+    result = _with_placement_notes(result, side_a, side_b, "A", "B")
     if fmt == "table":
         _console().print(comparison.to_rich(result, label_a, label_b))
     else:
         sys.stdout.write(comparison.EXPORTS[fmt](result, label_a, label_b))
+
+
+def _placed(series: Series) -> list[tuple[dict | None, str | None]]:
+    return [(run.row.placement, placement.shape(run.row.nodes, run.row.ranks_per_node)) for run in series.runs]
+
+
+def _with_placement_notes(result: Comparison, side_a: Series, side_b: Series, name_a: str,
+                          name_b: str) -> Comparison:
+    """The comparison with a warning for each way the two sides were placed or set up differently."""
+    notes = placement.side_differences(_placed(side_a), _placed(side_b), name_a, name_b)
+    return dataclasses.replace(result, warnings=[*result.warnings, *notes]) if notes else result
 
 
 def _library(series: Series) -> str:
@@ -135,8 +149,8 @@ def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None,
     base = next(s for s in series if s.label == (baseline or labels[0]))
     pairs = []
     for other in (s for s in series if s is not base):
-        pairs.append((other.label, compare_launches(_only_sizes(base.runs, sizes), _only_sizes(other.runs, sizes),
-                                                    alpha)))
+        compared = compare_launches(_only_sizes(base.runs, sizes), _only_sizes(other.runs, sizes), alpha)
+        pairs.append((other.label, _with_placement_notes(compared, base, other, base.label, other.label)))
     if not any(c.rows for _, c in pairs):
         raise MpimarkError(f"the implementations of {selector} have no measured row in common (same benchmark, "
                            "processes, mode, group and size)")
@@ -195,7 +209,8 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, db
 @click.command("import")
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(("auto", *IMPORT_FORMATS)), default="auto", show_default=True,
-              help="imb: IMB text (any version); osu: OSU Micro-Benchmarks; mpibench: LLNL mpiBench.")
+              help="imb: IMB text (any version); osu: OSU Micro-Benchmarks; mpibench: LLNL mpiBench; "
+                   "jsonl: mpimark-core's own -json stream (a run launched by hand).")
 @click.option("--mpi", "mpi_name", help="Name of the MPI implementation that produced the files (legends, studies).")
 @click.option("--np", "processes", type=click.IntRange(min=1),
               help="Process count, for outputs that do not print it (OSU collectives, old mpiBench).")
@@ -204,10 +219,12 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, db
 @db_option
 def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, processes: int | None,
                    study: str | None, impl: str | None, db: str | None) -> None:
-    """Store IMB, OSU or mpiBench text output as runs, one run per file.
+    """Store IMB, OSU or mpiBench text output, or the core's JSON Lines stream, as runs, one run per file.
 
     Every file is read and checked first; a malformed one stops the import
-    before anything is stored."""
+    before anything is stored. A stream of `mpimark-core ... -json FILE`
+    launched by hand (any launcher: srun, mpiexec) is stored with every
+    record as written; one cut off is stored as an incomplete run."""
     if study:
         studies.check_name(study)
         if not (impl or mpi_name):
@@ -217,7 +234,8 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
         for item in parsed:
             run_id = store_parsed(store, item, mpi_name)
             note = f"; {'; '.join(item.notes)}" if item.notes else ""
-            click.echo(f"{item.path}: run {run_id}, {len(item.results)} results ({item.fmt}){note}")
+            status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
+            click.echo(f"{item.path}: run {run_id}, {len(item.results)} results ({item.fmt}{status}){note}")
             if study:
                 studies.add_run(store, study, run_id, impl or mpi_name)
 

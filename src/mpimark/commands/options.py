@@ -1,8 +1,9 @@
 """Options and argument handling shared by the commands that launch the core.
 
-run, matrix and the tools' commands take the same --mpi/--mpi-prefix, pass
-IMB's single-dash options through to the core unchanged, and exit the same
-way when interrupted.
+run, matrix and the tools' commands take the same --mpi/--mpi-prefix and
+placement options (--hosts, --hostfile, --ppn, --bind, --env,
+--launcher-arg), pass IMB's single-dash options through to the core
+unchanged, and exit the same way when interrupted.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import re
 
 import click
 
+from mpimark.execution import placement as placement_module
+from mpimark.execution.placement import BINDS, Placement
 from mpimark.records import benchmarks
 
 EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
@@ -21,6 +24,39 @@ def mpi_options(function):
                             help="An MPI installed under DIR (DIR/bin/mpicc, DIR/bin/mpiexec).")(function)
     return click.option("--mpi", "mpi_name", metavar="NAME",
                         help="MPI implementation by name, as 'mpimark mpi list' shows [default: the first].")(function)
+
+
+PLACEMENT_PARAMS = ("hosts", "hostfile", "ppn", "bind", "env", "launcher_args")
+
+
+def placement_options(function):
+    """--hosts/--hostfile, --ppn, --bind, --env, --launcher-arg (docs/clusters.md); see placement()."""
+    for option in reversed((
+        click.option("--hosts", metavar="HOST,HOST,...",
+                     help="Run on these hosts, filled in order, --ppn ranks each [default: the launcher's]."),
+        click.option("--hostfile", metavar="FILE", help="The hosts from a file: one per line; 'HOST slots=K' "
+                                                       "and 'HOST:K' give the ranks per host."),
+        click.option("--ppn", type=click.IntRange(min=1), metavar="K",
+                     help="Ranks per host [default with hosts: -n divided by the hosts, rounded up]."),
+        click.option("--bind", type=click.Choice(BINDS), help="Bind each rank to a core, a socket, or nothing "
+                                                                "[default: the launcher's]."),
+        click.option("--env", "env", metavar="NAME=VALUE", multiple=True,
+                     help="Set a variable in every rank, through the launcher (repeatable)."),
+        click.option("--launcher-arg", "launcher_args", metavar="ARG", multiple=True,
+                     help="One word for the launcher's command line, verbatim (repeatable)."),
+    )):
+        function = option(function)
+    return function
+
+
+def placement(params: dict, processes: list[int]) -> Placement:
+    """The Placement of the placement options in params (popped), checked for every process count.
+
+    Raises PlacementError (one line: what is wrong, what to do) before
+    anything is built, launched or stored.
+    """
+    values = {name: params.pop(name) for name in PLACEMENT_PARAMS}
+    return placement_module.from_options(**values, processes=processes)
 
 
 class PassThroughCommand(click.Command):

@@ -17,21 +17,24 @@ from pathlib import Path
 
 from mpimark.execution import launch, matrix
 from mpimark.execution.mpi import MpiImpl
+from mpimark.execution.placement import Placement
 from mpimark.storage import studies
 from mpimark.storage.store import Store
 
 
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
                json_path: Path | str, *, timeout: float | None = None, quiet: bool = False,
-               stamp_env: str | None = None) -> tuple[int, launch.Outcome]:
+               stamp_env: str | None = None, placement: Placement = Placement()) -> tuple[int, launch.Outcome]:
     """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
 
     What `mpimark run` does for its one launch and `mpimark matrix` for each
     of its launches. An exception from the store ends the job and propagates.
+    The placement asked for is stored with the run (None when it is the default).
     """
-    argv, env = launch.command(impl, processes, core, suite, args, json_path)
+    argv, env = launch.command(impl, processes, core, suite, args, json_path, placement)
     run_id = store.begin_run(launch_command=argv, environment=env, mpi_name=impl.name,
-                             mpi_prefix=impl.prefix, requested_processes=processes, suite=suite)
+                             mpi_prefix=impl.prefix, requested_processes=processes, suite=suite,
+                             placement=None if placement.is_default else placement.to_record())
     outcome = launch.run(argv, env, json_path, lambda record: store.add_record(run_id, record),
                          impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env)
     store.finish_run(run_id, outcome.status, outcome.message)
@@ -40,7 +43,8 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
 def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], members: dict[str, matrix.Member],
                suite: str, args: Sequence[str], *, timeout: float | None = None, quiet: bool = True,
                on_start: Callable[[matrix.Launch], None] = lambda planned: None,
-               on_done: Callable[[matrix.Done], None] = lambda done: None) -> list[matrix.Done]:
+               on_done: Callable[[matrix.Done], None] = lambda done: None,
+               placement: Placement = Placement()) -> list[matrix.Done]:
     """Launch each in order, store it as a run and add it to study; stop after an interrupted one."""
     finished: list[matrix.Done] = []
     with tempfile.TemporaryDirectory(prefix="mpimark-matrix-") as scratch:
@@ -51,7 +55,7 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
             started = time.monotonic()
             run_id, outcome = run_stored(
                 store, member.impl, planned.processes, member.core, suite, matrix.core_args(args, planned.processes),
-                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet)
+                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet, placement=placement)
             studies.add_run(store, study, run_id, planned.label)
             done = matrix.Done(planned, run_id, outcome.status, outcome.message, outcome.results,
                                time.monotonic() - started, load)

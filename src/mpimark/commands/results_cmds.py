@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line
-from mpimark.presentation import imb_text, tools
+from mpimark.presentation import imb_text, placement, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
 from mpimark.records.results import group_results, read_records, ResultsError
@@ -43,13 +43,15 @@ def runs(db: str | None) -> None:
         return
     table = Table(title=Text(f"runs in {path}"), title_justify="left")
     for header, justify in (("id", "right"), ("started", "left"), ("status", "left"), ("suite", "left"),
-                            ("MPI", "left"), ("processes", "right"), ("hosts", "left"), ("results", "right")):
+                            ("MPI", "left"), ("processes", "right"), ("nodes × ranks", "right"), ("hosts", "left"),
+                            ("results", "right")):
         table.add_column(header, justify=justify)
     for row in rows:
         style = None if row.status == "complete" else "yellow"
         table.add_row(*(Text(str(cell)) for cell in (  # Text: no rich markup in host or MPI names
             row.id, row.started_utc, row.status, row.suite, _mpi(row),
-            row.processes or row.requested_processes, ", ".join(row.hosts), row.results)), style=style)
+            row.processes or row.requested_processes, placement.shape(row.nodes, row.ranks_per_node),
+            ", ".join(row.hosts), row.results)), style=style)
     console(sys.stdout).print(table)
 
 
@@ -87,6 +89,8 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
         click.echo(f"command: {shlex.join(row.launch_command)}")
     if row.environment:
         click.echo("environment: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in row.environment.items()))
+    for line in placement.lines(row.placement, run):
+        click.echo(line)
     tool = tools.module_for(records, row.suite)
     if not any(r["type"] == "result" for r in records):
         click.echo(f"run {row.id} has no results")

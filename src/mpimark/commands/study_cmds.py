@@ -19,7 +19,8 @@ from rich.text import Text
 
 from mpimark.analysis.statistics import MIN_SAMPLES
 from mpimark.commands import console, db_option, error_line, note, recording
-from mpimark.commands.options import EXIT_INTERRUPTED, PassThroughCommand, suite_and_args
+from mpimark.commands.options import EXIT_INTERRUPTED, PassThroughCommand, placement, placement_options, \
+    suite_and_args
 from mpimark.execution import build, matrix, mpi
 from mpimark.storage import studies
 from mpimark.storage.store import default_path, Store, StoreError
@@ -75,11 +76,12 @@ def _members(names: list[str]) -> list[matrix.Member]:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Kill a launch after this long and store it as failed; the study goes on.")
 @click.option("--tables", is_flag=True, help="Print IMB's tables of every launch.")
+@placement_options
 @db_option
 @click.pass_context
 def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, counts: str, repeat: int,
                    shuffle: bool, seed: int | None, study: str | None, append: bool, timeout: float | None,
-                   tables: bool, db: str | None) -> None:
+                   tables: bool, db: str | None, **placement_params) -> None:
     """Run the same benchmarks under several MPI implementations and process counts, as one study.
 
     Builds the core for each implementation first, then launches round robin:
@@ -88,10 +90,12 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
     stored as a run of the study (failed ones too); compare, plot and report
     take the study: `mpimark matrix --mpi openmpi,mpich,impi -n 2,4 --repeat 5
     PingPong Allreduce -msglog 0:20`. Each launch measures at its own process
-    count (-npmin N is added unless given).
+    count (-npmin N is added unless given). The placement options
+    (docs/clusters.md) apply to every launch.
     """
     labels, process_counts = _names(mpi_names), _counts(counts)
     suite, core_args = suite_and_args(words)
+    where = placement(placement_params, process_counts)
     if len(set(labels)) != len(labels):
         raise click.UsageError(f"--mpi names an implementation twice: {mpi_names}")
     if shuffle and seed is None:
@@ -118,6 +122,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
             "implementations": [{"label": m.label, "name": m.impl.name, "library_version": m.impl.library_version,
                                  "prefix": m.impl.prefix} for m in members],
             "processes": process_counts, "repeat": repeat, "seed": seed, "suite": suite, "args": core_args,
+            "placement": None if where.is_default else where.to_record(),
         })
         done: list[matrix.Done] = []
 
@@ -135,7 +140,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
 
         by_label = {m.label: m for m in members}
         recording.run_matrix(store, study, launches, by_label, suite, core_args, timeout=timeout, quiet=not tables,
-                   on_start=started, on_done=ended)
+                             on_start=started, on_done=ended, placement=where)
     _print_summary(study, done, members, process_counts, db)
     bad = [d for d in done if d.status != "complete"]
     if len(done) < len(launches) or (done and done[-1].status == "interrupted"):

@@ -22,8 +22,9 @@ from pathlib import Path
 import click
 
 from mpimark.commands import db_option, error_line, note, recording, tilde
-from mpimark.commands.options import EXIT_INTERRUPTED, mpi_options, PassThroughCommand
+from mpimark.commands.options import EXIT_INTERRUPTED, mpi_options, PassThroughCommand, placement, placement_options
 from mpimark.execution import build, launch, mpi
+from mpimark.execution.placement import Placement
 from mpimark.presentation.tools import beff as beff_view, mpibench as mpibench_view, startup as startup_view
 from mpimark.storage.store import Store
 
@@ -33,7 +34,8 @@ PASS_THROUGH = {"ignore_unknown_options": True, "allow_extra_args": True}
 
 
 def _common(function):
-    """-n, --mpi, --mpi-prefix, --timeout, --db, --json: as `mpimark run` has them."""
+    """-n, --mpi, --mpi-prefix, the placement options, --timeout, --db, --json: as `mpimark run` has them."""
+    function = placement_options(function)
     function = click.option("--json", "json_file", type=click.Path(dir_okay=False, writable=True),
                             help="Also keep the core's JSON Lines results stream in this file.")(function)
     function = db_option(function)
@@ -67,7 +69,7 @@ def _out_dir(out: str | None) -> Path | None:
 
 def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | None, db: str | None,
             timeout: float | None, json_file: str | None, args: list[str], *, quiet: bool = False,
-            repeat: int = 1, stamp_env: str | None = None, each=None):
+            repeat: int = 1, stamp_env: str | None = None, each=None, where: Placement = Placement()):
     """Launch the tool `repeat` times, each a stored run; yield (run_id, outcome, records, db path) per launch.
 
     Stops after a launch that did not complete (it is stored, with why).
@@ -83,7 +85,7 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
             else:
                 json_path = Path(scratch) / f"{tool}-{index + 1}.jsonl"
             run_id, outcome = recording.run_stored(store, impl, processes, core, tool, args, json_path,
-                                                timeout=timeout, quiet=quiet, stamp_env=stamp_env)
+                                                   timeout=timeout, quiet=quiet, stamp_env=stamp_env, placement=where)
             records = store.records(run_id)
             if each is not None:
                 each(index, run_id, outcome)
@@ -113,7 +115,7 @@ def _fail_if_incomplete(ctx: click.Context, run_id: int, outcome: launch.Outcome
 @click.pass_context
 def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
          timeout: float | None, db: str | None, json_file: str | None, mem_mb: int | None, out: str,
-         quiet: bool) -> None:
+         quiet: bool, **placement_params) -> None:
     """b_eff, HLRS's effective bandwidth (docs/beff.md); the run is stored.
 
     b_eff's own options go to the core as they are: -short, -test (quick, not
@@ -123,6 +125,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
     protocol (.short), the summary (.sum), the plot data (.plot, .gps) and a
     PNG of bandwidth against message length per pattern into --out DIR.
     """
+    where = placement(placement_params, [processes])
     args = _refuse(words, {
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy",
         "-out": "use --out DIR (the files are DIR/b_eff.*)", "-f": "use --out DIR (the files are DIR/b_eff.*)",
@@ -137,7 +140,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
     prefix = directory / BEFF_PREFIX
     args += ["-out", str(prefix)]
     for run_id, outcome, records, db_path in _launch("beff", processes, mpi_name, mpi_prefix, db, timeout,
-                                                      json_file, args, quiet=quiet):
+                                                      json_file, args, quiet=quiet, where=where):
         note(f"stored as run {run_id} in {tilde(db_path)}")
         if beff_view.summary(records) is not None:
             beff_view.write_png(records, prefix.with_suffix(beff_view.PNG_SUFFIX))
@@ -159,7 +162,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
 @click.pass_context
 def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None,
              mpi_prefix: str | None, timeout: float | None, db: str | None, json_file: str | None, out: str | None,
-             quiet: bool) -> None:
+             quiet: bool, **placement_params) -> None:
     """LLNL mpiBench: collectives over message sizes and sub-communicators (docs/mpibench.md); stored.
 
     mpiBench's options and operations go to the core as they are:
@@ -169,11 +172,12 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
     Scatter Allreduce Reduce (default all). Each line gives Avg, Min and Max
     over the processes (µs per call) and the communicator.
     """
+    where = placement(placement_params, [processes])
     args = _refuse(words, {
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy"})
     directory = _out_dir(out)
     for run_id, outcome, records, db_path in _launch("mpibench", processes, mpi_name, mpi_prefix, db, timeout,
-                                                      json_file, args, quiet=quiet):
+                                                      json_file, args, quiet=quiet, where=where):
         note(f"stored as run {run_id} in {tilde(db_path)}")
         if directory is not None:
             path = directory / "mpibench.txt"
@@ -199,7 +203,7 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
 @click.pass_context
 def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
             timeout: float | None, db: str | None, json_file: str | None, repeat: int, hello: bool, init_only: bool,
-            out: str | None, verbose: bool) -> None:
+            out: str | None, verbose: bool, **placement_params) -> None:
     """MPI start-up time (docs/startup.md): K launches, shown as RIKEN's table; each launch is stored.
 
     For every launch, the time from just before the launcher starts
@@ -212,6 +216,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     measures MPI_Init alone. With --repeat K, --json FILE keeps launch k's
     stream as FILE.k.jsonl.
     """
+    where = placement(placement_params, [processes])
     args = _refuse(words, {
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy",
         "-launch-ns": f"mpimark takes the launch time itself ({LAUNCH_ENV}, just before the launcher starts)",
@@ -233,7 +238,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     db_path = None
     for run_id, outcome, records, db_path in _launch("startup", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=not verbose, repeat=repeat,
-                                                      stamp_env=LAUNCH_ENV, each=progress):
+                                                      stamp_env=LAUNCH_ENV, each=progress, where=where):
         ids.append(run_id)
         if outcome.status != "complete":
             failed = (run_id, outcome)

@@ -39,6 +39,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
     TimeRemainingColumn
 
 from mpimark.execution.mpi import cores, identify, launch_flags, MpiImpl
+from mpimark.execution.placement import Placement, launcher_args, launcher_for
 from mpimark.records.results import parse_record
 
 GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down
@@ -61,9 +62,18 @@ class Outcome:
 
 
 def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
-            json_path: Path | str) -> tuple[list[str], dict[str, str]]:
-    """The launch argv and its environment (the caller's plus what impl needs)."""
-    argv = [impl.mpiexec, *launch_flags(impl, processes, cores()), "-n", str(processes), str(core), suite,
+            json_path: Path | str, placement: Placement = Placement()) -> tuple[list[str], dict[str, str]]:
+    """The launch argv and its environment (the caller's plus what impl needs).
+
+    placement's words (placement.launcher_args) go after the launcher's own
+    flags and before `-n N`; its --env variables travel on the launch line,
+    not in the launcher's environment, so a rank has them only if the
+    launcher delivered them.
+    """
+    words = launcher_args(placement, launcher_for(impl.kind), processes)
+    # Open MPI's --oversubscribe is about the ranks on one host; with hosts, that is K of them.
+    per_host = placement.ranks_per_host(processes) if placement.hosts else processes
+    argv = [impl.mpiexec, *launch_flags(impl, per_host, cores()), *words, "-n", str(processes), str(core), suite,
             *args, "-json", str(json_path)]
     return argv, {**os.environ, **impl.env}
 

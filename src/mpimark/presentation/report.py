@@ -23,8 +23,9 @@ from datetime import datetime, timezone
 import jinja2
 
 from mpimark import __version__
-from mpimark.presentation import plots
+from mpimark.presentation import placement, plots
 from mpimark.records.figures import bandwidth_mbs, is_collective, table_key, time_usec, title
+from mpimark.records.placement import describe as describe_placement
 from mpimark.storage.selection import LoadedRun, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
@@ -94,8 +95,12 @@ def overview(series: list[Series]) -> Table:
         hosts = sorted({host for run in s.runs for host in run.row.hosts})
         rows.append([s.label, "; ".join(filter(None, libraries)) or "-", ", ".join(map(str, counts)),
                      ", ".join(str(run.row.id) for run in s.runs),
-                     ", ".join(f"{n} {status}" for status, n in statuses.items()), ", ".join(hosts) or "-"])
-    return Table("Series", ["series", "MPI library", "processes", "runs", "status", "hosts"], rows, numeric=False)
+                     ", ".join(f"{n} {status}" for status, n in statuses.items()), ", ".join(hosts) or "-",
+                     ", ".join(sorted({placement.shape(run.row.nodes, run.row.ranks_per_node) for run in s.runs}
+                                      - {""})) or "-",
+                     "; ".join(sorted({describe_placement(run.row.placement) for run in s.runs}))])
+    return Table("Series", ["series", "MPI library", "processes", "runs", "status", "hosts", "nodes × ranks",
+                            "placement"], rows, numeric=False)
 
 
 def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
@@ -109,7 +114,10 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("MPI installation", " in ".join(filter(None, (row.mpi_name, row.mpi_prefix)))),
         ("thread level", mpi.get("thread_level_provided", "")),
         ("processes", str(row.processes or row.requested_processes)),
-        ("hosts", ", ".join(row.hosts)), ("started (UTC)", record.get("start_utc") or row.started_utc),
+        ("hosts", ", ".join(row.hosts)),
+        ("nodes × ranks per node", placement.shape(row.nodes, row.ranks_per_node)),
+        *((name, value) for name, _, value in (line.partition(": ") for line in placement.lines(row.placement, record))),
+        ("started (UTC)", record.get("start_utc") or row.started_utc),
         ("launch command", shlex.join(row.launch_command)),
         ("core command", shlex.join(record.get("command_line", []))),
         ("environment", " ".join(f"{k}={v}" for k, v in row.environment.items())),

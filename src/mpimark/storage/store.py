@@ -121,6 +121,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             plan TEXT NOT NULL      -- JSON: what one `mpimark matrix` set out to run
         )""",
     ),
+    # 3: placement (docs/clusters.md): what was asked for, from the options
+    # (execution.placement.Placement.to_record(); NULL: the launcher's
+    # defaults), and from the run record the nodes and ranks per node. Runs
+    # stored before on one host get 1 node of all their ranks.
+    (
+        "ALTER TABLE runs ADD COLUMN placement TEXT",      # JSON object, as asked for
+        "ALTER TABLE runs ADD COLUMN nodes INTEGER",       # from the run record
+        "ALTER TABLE runs ADD COLUMN ranks_per_node TEXT",  # JSON list, in the order of hosts
+        """UPDATE runs SET nodes = 1, ranks_per_node = '[' || processes || ']'
+            WHERE processes IS NOT NULL AND hosts LIKE '["%"]' AND hosts NOT LIKE '%","%'""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
@@ -150,6 +161,11 @@ class RunRow:
     results: int  # result rows stored
     elapsed_s: float | None  # from the end record
     load_average_after: list[float] | None
+    # Placement asked for (execution.placement.Placement.to_record(); None: the
+    # launcher's defaults) and, from the run record, nodes and ranks per node.
+    placement: dict | None = None
+    nodes: int | None = None
+    ranks_per_node: list[int] | None = None
 
 
 def steering_environment(env: Mapping[str, str]) -> dict[str, str]:
@@ -177,6 +193,17 @@ def _dumps(value: object) -> str:
 
 def _loads(text: str | None):
     return None if text is None else json.loads(text)
+
+
+def _nodes(run_record: dict) -> tuple[int | None, str | None]:
+    """(nodes, ranks per node as JSON) of a run record; a core that predates them on one host: (1, [N])."""
+    per_node = run_record.get("ranks_per_node")
+    if isinstance(per_node, list) and per_node:
+        return run_record.get("nodes") or len(per_node), _dumps(per_node)
+    hosts, processes = run_record.get("hosts"), run_record.get("processes")
+    if isinstance(hosts, list) and len(hosts) == 1 and isinstance(processes, int):
+        return 1, _dumps([processes])
+    return None, None
 
 
 def _insert(conn: sqlite3.Connection, table: str, run_id: int, seq: int, columns: dict, record: str) -> None:
@@ -325,14 +352,18 @@ class Store:
     # -- writing -----------------------------------------------------------
 
     def begin_run(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
-                  mpi_prefix: str | None, requested_processes: int, suite: str) -> int:
-        """A new run in status 'running'; only the MPI-steering part of environment is kept."""
+                  mpi_prefix: str | None, requested_processes: int, suite: str,
+                  placement: Mapping | None = None) -> int:
+        """A new run in status 'running'; only the MPI-steering part of environment is kept.
+
+        placement: what was asked for (Placement.to_record()), None for the launcher's defaults.
+        """
         with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
-                " launch_command, environment) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
+                " launch_command, environment, placement) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
                 (_now_utc(), suite, mpi_name, mpi_prefix, requested_processes, _dumps(list(launch_command)),
-                 _dumps(steering_environment(environment))),
+                 _dumps(steering_environment(environment)), None if placement is None else _dumps(dict(placement))),
             )
             return int(cursor.lastrowid)
 
@@ -353,9 +384,9 @@ class Store:
                 mpi = record.get("mpi") or {}
                 conn.execute(
                     "UPDATE runs SET run_seq = ?, run_record = ?, processes = ?, hosts = ?,"
-                    " mpi_library_version = ?, mpi_standard_version = ? WHERE id = ?",
+                    " mpi_library_version = ?, mpi_standard_version = ?, nodes = ?, ranks_per_node = ? WHERE id = ?",
                     (seq, text, record.get("processes"), _dumps(record.get("hosts")),
-                     mpi.get("library_version"), mpi.get("standard_version"), run_id),
+                     mpi.get("library_version"), mpi.get("standard_version"), *_nodes(record), run_id),
                 )
             elif kind == "end":
                 conn.execute(
@@ -389,13 +420,13 @@ class Store:
         "SELECT id, started_utc, finished_utc, status, status_message, suite, mpi_name, mpi_prefix,"
         " mpi_library_version, mpi_standard_version, requested_processes, processes, hosts, launch_command,"
         " environment, (SELECT count(*) FROM results WHERE results.run_id = runs.id), elapsed_s,"
-        " load_average_after FROM runs"
+        " load_average_after, placement, nodes, ranks_per_node FROM runs"
     )
 
     @staticmethod
     def _run_row(row: tuple) -> RunRow:
         values = list(row)
-        for index in (12, 13, 14, 17):  # the JSON columns
+        for index in (12, 13, 14, 17, 18, 20):  # the JSON columns
             values[index] = _loads(values[index])
         values[12] = values[12] or []
         return RunRow(*values)

@@ -70,6 +70,7 @@ jw_t *tool_run_begin(tool_run_t *t, const char *suite) {
   jw_int(w, "processes", in->processes);
   jw_int(w, "cores_online", in->cores_online);
   jw_bool(w, "oversubscribed", in->oversubscribed);
+  sysinfo_write_placement(w, in);
   jw_obj_begin(w, "uname");
   jw_str(w, "sysname", in->sysname);
   jw_str(w, "release", in->release);

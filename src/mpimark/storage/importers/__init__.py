@@ -1,4 +1,4 @@
-"""Other suites' text output (IMB, OSU Micro-Benchmarks, mpiBench) as stored runs.
+"""Other suites' text output (IMB, OSU Micro-Benchmarks, mpiBench), and the core's own stream, as stored runs.
 
 parse_file() reads and checks a whole file and returns its records, or
 raises ImportFormatError naming file and line; nothing is stored until every
@@ -7,6 +7,9 @@ file becomes one run (suite `imported:<format>`) holding an `import` event,
 which says where the records came from and what the file's header said,
 and the result records. There is no `run` record: its fields (timer
 self-test, load, cores) are things the other suites do not report.
+
+The core's own JSON Lines stream (format `jsonl`, a run launched by hand)
+is stored as it is, with its run record: see jsonl.py.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mpimark.storage.importers import imb, mpibench, osu
+from mpimark.storage.importers import imb, jsonl, mpibench, osu
 from mpimark.storage.importers.common import fail, ImportFormatError, Parsed
 from mpimark.storage.store import Store
 
-FORMATS = ("imb", "osu", "mpibench")
-FORMAT_NAMES = {"imb": "IMB text", "osu": "OSU Micro-Benchmarks", "mpibench": "mpiBench"}
+FORMATS = ("imb", "osu", "mpibench", "jsonl")
+FORMAT_NAMES = {"imb": "IMB text", "osu": "OSU Micro-Benchmarks", "mpibench": "mpiBench",
+                "jsonl": "mpimark-core's JSON Lines"}
 
 _SIGNS = (
     ("imb", re.compile(r"^#\s*(Benchmarking\s|.*Intel ?\(R\) MPI Benchmark)", re.M)),
@@ -31,11 +35,14 @@ __all__ = ["FORMATS", "ImportFormatError", "Parsed", "detect", "parse_file", "st
 
 
 def detect(path: Path, text: str) -> str:
+    if jsonl.looks_like(text):
+        return "jsonl"
     for fmt, sign in _SIGNS:
         if sign.search(text):
             return fmt
-    raise fail(path, None, "not IMB, OSU or mpiBench output (no '# Benchmarking', '# OSU ... Test' or "
-                           "'<Op> Bytes:' line); if it is one of them, say which with --format")
+    raise fail(path, None, "not IMB, OSU or mpiBench output nor mpimark-core's JSON Lines (no '# Benchmarking', "
+                           "'# OSU ... Test' or '<Op> Bytes:' line, no JSON object); if it is one of them, say which "
+                           "with --format")
 
 
 def _read(path: Path) -> str:
@@ -47,12 +54,14 @@ def _read(path: Path) -> str:
         raise fail(path, None, f"cannot read: {exc.strerror or exc}") from None
 
 
-def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None) -> Parsed:
+def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None) -> Parsed | jsonl.Stream:
     """The records of one file; processes is the count for outputs that do not print it (OSU collectives)."""
     path = Path(path)
     text = _read(path)
     if fmt == "auto":
         fmt = detect(path, text)
+    if fmt == "jsonl":
+        return jsonl.parse(path, text)
     lines = text.splitlines()
     if fmt == "imb":
         parsed = imb.parse(path, lines)
@@ -79,12 +88,14 @@ def import_event(parsed: Parsed) -> dict:
             "notes": parsed.notes}
 
 
-def store_parsed(store: Store, parsed: Parsed, mpi_name: str | None = None) -> int:
+def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | None = None) -> int:
     """Store one parsed file as a run; returns its id.
 
     Should the database fail half way, the run is marked failed rather than
     left looking complete.
     """
+    if isinstance(parsed, jsonl.Stream):
+        return jsonl.store(store, parsed, mpi_name)
     run_id = store.begin_run(
         launch_command=parsed.command_line, environment={}, mpi_name=mpi_name, mpi_prefix=None,
         requested_processes=max(r["processes"] for r in parsed.results), suite=f"imported:{parsed.fmt}",
