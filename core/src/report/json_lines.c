@@ -4,6 +4,7 @@
 #include "report/bench_facts.h"
 #include "engine/datatypes.h"
 #include "engine/sysinfo.h"
+#include "tools/mpit/mpit.h"
 #include "util/jsonw.h"
 
 #include <errno.h>
@@ -91,6 +92,7 @@ static void json_run_begin(reporter_t *r, const run_info_t *in) {
   jw_int(&jw, "cores_online", in->cores_online);
   jw_bool(&jw, "oversubscribed", in->oversubscribed);
   sysinfo_write_placement(&jw, in);
+  mpit_write_cvars(&jw);
   jw_obj_begin(&jw, "uname");
   jw_str(&jw, "sysname", in->sysname);
   jw_str(&jw, "release", in->release);
