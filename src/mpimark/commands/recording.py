@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from mpimark.execution import launch, matrix
@@ -44,8 +44,14 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
                suite: str, args: Sequence[str], *, timeout: float | None = None, quiet: bool = True,
                on_start: Callable[[matrix.Launch], None] = lambda planned: None,
                on_done: Callable[[matrix.Done], None] = lambda done: None,
-               placement: Placement = Placement()) -> list[matrix.Done]:
-    """Launch each in order, store it as a run and add it to study; stop after an interrupted one."""
+               placement: Placement = Placement(), args_for: Mapping[str, Sequence[str]] | None = None,
+               placement_for: Mapping[str, Placement] | None = None) -> list[matrix.Done]:
+    """Launch each in order, store it as a run and add it to study; stop after an interrupted one.
+
+    args_for and placement_for give a label arguments or a placement of its
+    own (`mpimark algorithms study`: each algorithm its benchmark and the
+    variables that force it); the others take args and placement.
+    """
     finished: list[matrix.Done] = []
     with tempfile.TemporaryDirectory(prefix="mpimark-matrix-") as scratch:
         for planned in launches:
@@ -54,8 +60,10 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
             load = os.getloadavg()[0]
             started = time.monotonic()
             run_id, outcome = run_stored(
-                store, member.impl, planned.processes, member.core, suite, matrix.core_args(args, planned.processes),
-                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet, placement=placement)
+                store, member.impl, planned.processes, member.core, suite,
+                matrix.core_args((args_for or {}).get(planned.label, args), planned.processes),
+                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet,
+                placement=(placement_for or {}).get(planned.label, placement))
             studies.add_run(store, study, run_id, planned.label)
             done = matrix.Done(planned, run_id, outcome.status, outcome.message, outcome.results,
                                time.monotonic() - started, load)
