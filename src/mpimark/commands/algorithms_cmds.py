@@ -215,7 +215,7 @@ def _load(store: Store, study: str) -> tuple[dict, verdicts.Verdict]:
 
 def _show(store: Store, study: str, fmt: str) -> None:
     plan, verdict = _load(store, study)
-    title = f"algorithm study {study}: {plan['mpi']} ({plan['library_version']})"
+    title = f"algorithm study {study}: {plan['mpi']} ({' '.join(plan['library_version'].splitlines()[0].split(',')[0].split())})"
     if fmt == "markdown":
         click.echo(shown.markdown(verdict, title), nl=False)
         return
@@ -264,7 +264,12 @@ def tune_command(study: str, path: Path, significant_only: bool, db: str | None)
                f"   (or mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename "
                f"{path.resolve()})")
     elif kind == "mpich":
-        path.write_text(shown.mpich_json(found), encoding="utf-8")
+        impl = mpi.find(plan["mpi"])
+        builtin = algorithms.mpich_builtin_selection(build.ensure_core(impl, log=note))
+        if builtin is None:
+            note("warning: MPICH's own selection tree was not found in its library; the file holds only the "
+                 "studied collectives, and MPICH 4.0 aborts on a collective without an entry")
+        path.write_text(shown.mpich_json(found, builtin), encoding="utf-8")
         how = f"MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={path.resolve()}"
     elif kind == "impi":
         settings = shown.impi_settings(found)

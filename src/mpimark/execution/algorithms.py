@@ -230,3 +230,33 @@ def verify(selectable: Selectable, algorithm: Algorithm | None, run_record: Mapp
         what = "the default" if algorithm is None else f"{algorithm.name} ({algorithm.id})"
         return f"{selectable.cvar} read {got.get('value')} in the run, not {want}: {what} was not forced"
     return None
+
+
+def mpich_builtin_selection(core: Path | str) -> dict | None:
+    """MPICH's own MPIR-level selection tree, read from the libmpich the core is linked with.
+
+    A file given with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE replaces the
+    whole tree, and MPICH 4.0 asserts (mpir_coll.c, `cnt`) when a collective
+    has no entry, so a tuning file must carry every other collective as the
+    library selects it. MPICH keeps that tree as one JSON string in the
+    library; this finds it (the one whose algorithms are MPIR_*). None when
+    it cannot be found.
+    """
+    try:
+        out = subprocess.run(["ldd", str(core)], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    libs = re.findall(r"=>\s*(\S*lib(?:mpich|mpi)\.so\S*)", out)
+    for lib in libs:
+        try:
+            data = Path(lib).read_bytes()
+        except OSError:
+            continue
+        for blob in re.findall(rb'\{"collective=[^\x00]+', data):
+            if b'"algorithm=MPIR_Allreduce_intra' not in blob:
+                continue
+            try:
+                return json.loads(blob.decode())
+            except ValueError:
+                continue
+    return None

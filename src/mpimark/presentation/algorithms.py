@@ -53,12 +53,18 @@ HEADERS = ("op", "np", "bytes", "best", "median[usec]", "CI95[usec]", "default[u
            "speedup", "p", "others[usec]", "left out")
 
 
+TERMINAL = ("op", "np", "bytes", "best", "median [CI95] usec", "default [CI95] usec", "speedup", "p")
+
+
 def table(verdict: Verdict, title: str) -> Table:
+    """The terminal table: what fits in 80 columns; the other arms and what was left out are footnotes."""
     t = Table(title=Text(title), title_justify="left")
-    for h in HEADERS:
-        t.add_column(h, justify="left" if h in ("op", "best", "others[usec]", "left out") else "right")
+    for h in TERMINAL:
+        t.add_column(h, justify="left" if h in ("op", "best") else "right", overflow="fold")
     for row in verdict.rows:
-        t.add_row(*(Text(c) for c in _cells(row)))
+        c = _cells(row)
+        t.add_row(*(Text(x) for x in (c[0], c[1], c[2], c[3], f"{c[4]} {c[5]}",
+                                      f"{c[6]} {c[7]}" if row.default else "-", c[8], c[9])))
     return t
 
 
@@ -75,6 +81,8 @@ def markdown(verdict: Verdict, title: str) -> str:
 def footnotes(verdict: Verdict) -> list[str]:
     lines = ["speedup: the default's median / the best's; '~': not significant at 0.05 (Mann-Whitney) or "
              "too few samples to test"]
+    lines += [f"{row.op} np {row.processes} {row.bytes} bytes: left out {name}: {why}"
+              for row in verdict.rows for name, why in row.excluded]
     lines += [f"run {run} ({label}) left out: {why}" for run, label, why in verdict.excluded_runs]
     lines += [f"run {run} ({label}) did not complete (its finished rows are ranked): {why}"
               for run, label, why in verdict.unfinished]
@@ -149,8 +157,10 @@ def mpich_name(op: str, arm: Arm) -> str:
     return f"MPIR_{op}_allcomm_nb" if arm.name == "nb" else f"MPIR_{op}_intra_{arm.name}"
 
 
-def mpich_json(found: Mapping[str, Mapping[int, Sequence[Choice]]]) -> str:
-    doc: dict = {}
+def mpich_json(found: Mapping[str, Mapping[int, Sequence[Choice]]], builtin: Mapping | None = None) -> str:
+    """The selection JSON: builtin (the library's own tree, which the file replaces as a whole) with the
+    studied collectives' intra-communicator subtrees replaced by the winners."""
+    doc: dict = json.loads(json.dumps(builtin)) if builtin else {}
     for op, by_np in found.items():
         comm: dict = {}
         counts = sorted(by_np)
@@ -161,7 +171,11 @@ def mpich_json(found: Mapping[str, Mapping[int, Sequence[Choice]]]) -> str:
                 key = "avg_msg_size=any" if hi is None else f"avg_msg_size<={hi}"
                 sizes[key] = {f"algorithm={mpich_name(op, arm)}": {}}
             comm["comm_size=any" if i == len(counts) - 1 else f"comm_size<={processes}"] = sizes
-        doc[f"collective={op.lower()}"] = {"comm_type=intra": comm}
+        entry = doc.get(f"collective={op.lower()}")
+        if isinstance(entry, dict) and any(k.startswith("comm_type=") for k in entry):
+            entry["comm_type=intra"] = comm
+        else:
+            doc[f"collective={op.lower()}"] = {"comm_type=intra": comm}
     return json.dumps(doc, indent=2) + "\n"
 
 
