@@ -4,6 +4,7 @@
  * Lines reporter. Bad input ends every rank with one line and exit 2. */
 #include "engine/datatypes.h"
 #include "engine/engine.h"
+#include "engine/finish.h"
 #include "engine/registry.h"
 #include "engine/sysinfo.h"
 #include "report/bench_facts.h"
@@ -19,10 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_BAD_INPUT 2
-#define EXIT_SKIPPED 3
-#define EXIT_CHECK_FAILED 4
-#define ERR_LEN OPT_ERR_LEN
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -69,13 +66,6 @@ static void usage(FILE *f) {
     "  -json FILE                write the JSON Lines results stream to FILE\n");
 }
 
-/* Ends every rank the same way: rank 0 says why in one line. */
-static int finish(int rank, int code, const char *msg) {
-  if (rank == 0 && msg && *msg) fprintf(stderr, "mpimark-core: error: %s\n", msg);
-  MPI_Finalize();
-  return code;
-}
-
 static int is_listed(const bench_desc **list, int n, const bench_desc *b) {
   for (int i = 0; i < n; i++)
     if (list[i] == b) return 1;
@@ -91,7 +81,7 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
                      : i < o->n_names + o->n_include ? o->include[i - o->n_names]
                      : o->exclude[i - o->n_names - o->n_include];
     if (!find_benchmark(s, name)) {
-      snprintf(err, ERR_LEN, "unknown benchmark '%s' in suite %s; run 'mpimark-core %s -list' to see the names",
+      snprintf(err, OPT_ERR_LEN, "unknown benchmark '%s' in suite %s; run 'mpimark-core %s -list' to see the names",
                name, s->name, s->name);
       return -1;
     }
@@ -117,7 +107,7 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
   }
   *n = k;
   if (*n == 0) {
-    snprintf(err, ERR_LEN, "no benchmark left to run; check -exclude");
+    snprintf(err, OPT_ERR_LEN, "no benchmark left to run; check -exclude");
     return -1;
   }
   return 0;
@@ -165,7 +155,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && str_ieq(argv[1], "startup")) return startup_main(argc, argv);
   if (argc > 1 && str_ieq(argv[1], "mpit")) return mpit_main(argc, argv);
   static options_t opt;
-  char err[ERR_LEN] = {0};
+  char err[OPT_ERR_LEN] = {0};
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
   int parse_rc = 0;
   int asks_help = 0;
@@ -264,26 +254,13 @@ int main(int argc, char **argv) {
   memset(&info, 0, sizeof(info));
   info.opt = &opt;
   info.suite = suite;
-  info.argc = argc;
-  info.argv = argv;
-  info.thread_requested = mpi_thread_name(requested);
-  info.thread_provided = mpi_thread_name(provided);
   info.benchmarks = list;
   info.n_benchmarks = n;
-  MPI_Get_version(&info.mpi_version, &info.mpi_subversion);
-  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
-  int liblen;
-  MPI_Get_library_version(lib, &liblen);
-  char *nl = strchr(lib, '\n');
-  if (nl) *nl = 0;
-  snprintf(info.mpi_library, sizeof(info.mpi_library), "%s", lib);
-  info.mpi_wtick = MPI_Wtick();
   engine_t engine;
   memset(&engine, 0, sizeof(engine));
   engine.opt = &opt;
   engine.suite = suite;
-  sysinfo_collect(&info, &engine.host);
-  timer_selftest(100000, &info.timer);
+  run_info_collect(&info, &engine.host, argc, argv, mpi_thread_name(requested), mpi_thread_name(provided));
 
   engine_prepare(&engine, list, n);
   info.cpu_mflops = engine.cpu_mflops;

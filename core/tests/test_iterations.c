@@ -65,5 +65,11 @@ int main(void) {
   CHECK_EQ_LONG(log2_ceil(1), 0);
   CHECK_EQ_LONG(log2_ceil(1000), 10);
   CHECK_EQ_LONG(log2_ceil(1024), 10);
+  /* mpiBench's time limit from the 5-call estimate. */
+  CHECK_EQ_LONG(iter_time_limited(1000, 50000, 10), 1000);          /* 5000 >= 1000 */
+  CHECK_EQ_LONG(iter_time_limited(1000, 50000, 100), 500);
+  CHECK_EQ_LONG(iter_time_limited(1000, 0, 100), 1000);             /* no limit */
+  CHECK_EQ_LONG(iter_time_limited(1000, 50000, 20000), 2);          /* <= 5: the caller reports the estimate */
+  CHECK_EQ_LONG(iter_time_limited(1000, 50000, 0), 1000);
   TEST_MAIN_END();
 }

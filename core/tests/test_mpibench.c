@@ -36,13 +36,6 @@ int main(void) {
   CHECK_EQ_LONG(mpib_cap_stop(1024, 2, 100), 16);                 /* 16*2*2 = 64 <= 100 */
   CHECK_EQ_LONG(mpib_cap_stop(1024, 2, 0), 0);
 
-  /* Time limit from the 5-iteration estimate. */
-  CHECK_EQ_LONG(mpib_iterations(1000, 50000, 10), 1000);          /* 5000 >= 1000 */
-  CHECK_EQ_LONG(mpib_iterations(1000, 50000, 100), 500);
-  CHECK_EQ_LONG(mpib_iterations(1000, 0, 100), 1000);             /* no limit */
-  CHECK_EQ_LONG(mpib_iterations(1000, 50000, 20000), 2);          /* <= 5: caller reports the estimate */
-  CHECK_EQ_LONG(mpib_iterations(1000, 50000, 0), 1000);
-
   /* -p: halve while >= partsize. */
   int sz[32];
   CHECK_EQ_LONG(mpib_partition_levels(8, 2, sz, 32), 3);
@@ -112,8 +105,5 @@ int main(void) {
       CHECK_EQ_LONG(mpib_alltoallv_count(i, r, 3, 25), mpib_alltoallv_count(r, i, 3, 25));
     }
 
-  /* The data pattern. */
-  CHECK_EQ_LONG(mpib_pattern(0, 0), 1);
-  CHECK_EQ_LONG(mpib_pattern(2, 1), (char)8);                     /* 3*2 + 2 */
   TEST_MAIN_END();
 }

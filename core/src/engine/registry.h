@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/buflayout.h"
 #include "util/options.h"
 
 typedef enum {
@@ -29,8 +30,6 @@ typedef enum {
   OUT_PURE_OVRL      /* #bytes #repetitions t_pure t_ovrl (Truly_passive_put) */
 } out_format_t;
 
-/* How a buffer is sized for message size X on np processes. */
-typedef enum { BUF_NONE, BUF_X, BUF_2X, BUF_NP_X } bufsize_t;
 
 enum {
   BF_DEFAULT = 1 << 0,    /* in the default list */
@@ -170,5 +169,7 @@ extern const suite_desc suite_mpi4;
 extern const suite_desc suite_ext;
 extern const suite_desc suite_rma;
 extern const suite_desc suite_io;
+/* mpiBench's operations: run by tools/mpibench/mpib_main.c, not named on the IMB command line. */
+extern const suite_desc suite_mpibench;
 
 #endif

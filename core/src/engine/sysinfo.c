@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* sched_getcpu, sched_getaffinity */
 #include "engine/sysinfo.h"
+#include "util/timer.h"
 
 #include <mpi.h>
 #include <sched.h>
@@ -209,4 +210,22 @@ void sysinfo_collect(run_info_t *info, host_share_t *share) {
     strftime(info->start_local, sizeof(info->start_local), "%a %b %e %H:%M:%S %Y", &tm_local);
   }
   free(all);
+}
+
+void run_info_collect(run_info_t *info, host_share_t *share, int argc, char **argv, const char *thread_requested,
+                      const char *thread_provided) {
+  info->argc = argc;
+  info->argv = argv;
+  info->thread_requested = thread_requested;
+  info->thread_provided = thread_provided;
+  MPI_Get_version(&info->mpi_version, &info->mpi_subversion);
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  int len;
+  MPI_Get_library_version(lib, &len);
+  char *nl = strchr(lib, '\n');
+  if (nl) *nl = 0;
+  snprintf(info->mpi_library, sizeof(info->mpi_library), "%s", lib);
+  info->mpi_wtick = MPI_Wtick();
+  sysinfo_collect(info, share);
+  timer_selftest(100000, &info->timer);
 }

@@ -13,6 +13,7 @@ typedef struct {
 /* Collective over MPI_COMM_WORLD: fills the machine fields of *info on rank 0
  * (hosts, cores, oversubscription, uname, load, times) and *share on every rank. */
 void sysinfo_collect(run_info_t *info, host_share_t *share);
+/* 1, 5, 15 minute load average of this host; -1 each when /proc/loadavg cannot be read. */
 void load_average(double out[3]);
 
 /* Where every rank ran, as sysinfo_collect found it (rank 0 holds it): writes
@@ -20,5 +21,11 @@ void load_average(double out[3]);
  * world rank: host, the CPU it was on, the CPUs it may run on, and the values
  * of the variables named in MPIMARK_RECORD_ENV) into the open run object. */
 void sysinfo_write_placement(jw_t *w, const run_info_t *info);
+/* Collective over MPI_COMM_WORLD: everything of the run record that is not
+ * the suite's own (argv, thread levels, MPI library and standard version,
+ * MPI_Wtick, sysinfo_collect, the timer self-test), for the IMB suites and
+ * the tools alike. Leaves the other fields of *info as they are. */
+void run_info_collect(run_info_t *info, host_share_t *share, int argc, char **argv, const char *thread_requested,
+                      const char *thread_provided);
 
 #endif

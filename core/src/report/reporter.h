@@ -47,6 +47,9 @@ typedef struct {
   int n_sizes;                    /* sizes planned */
   int invalid;                    /* the benchmark cannot run at this count */
   int mode;                       /* -1 no modes, 1 aggregate, 0 non-aggregate */
+  const char *label;              /* the communicator's name (mpibench), else NULL */
+  int label_index;                /* its position in the run */
+  int timed_barrier;              /* a barrier followed every call inside the timing (mpibench) */
 } table_info_t;
 
 typedef enum { ST_OK, ST_TIMEOUT, ST_OUT_OF_MEMORY, ST_INT_OVERFLOW } result_status_t;
@@ -72,6 +75,9 @@ typedef struct {
   summary_t dist;                 /* per-iteration times in us, slowest rank per batch */
   long batch_size;
   const double *samples_ns;       /* dist.n values, in run order */
+  int estimate_only;              /* mpibench: the time-limit estimate is the measurement */
+  const double *rank_us;          /* every member rank's time per call, in group_ranks order (NaN: untimed) */
+  int n_rank_us;
 } result_t;
 
 typedef struct {

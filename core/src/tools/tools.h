@@ -1,6 +1,8 @@
 /* The stand-alone tools that main() dispatches to by the first argument:
- * mpimark-core beff | mpibench | startup. Each parses its own options and
- * writes its own outputs (docs/beff.md, docs/mpibench.md, docs/startup.md). */
+ * mpimark-core beff | mpibench | startup. Each parses its own command line
+ * (docs/beff.md, docs/mpibench.md, docs/startup.md); beff and startup keep
+ * their own loops and write through tool_run.h, mpibench runs through the
+ * engine and its reporters. */
 #ifndef MPIMARK_TOOLS_H
 #define MPIMARK_TOOLS_H
 

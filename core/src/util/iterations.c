@@ -56,3 +56,9 @@ int log2_ceil(size_t x) {
   while (((size_t)1 << k) < x && k < 63) k++;
   return k;
 }
+
+long iter_time_limited(long max_iters, double time_limit_us, double estimate_us) {
+  if (!(time_limit_us > 0) || !(estimate_us > 0)) return max_iters;
+  double lim = time_limit_us / estimate_us;
+  return lim >= (double)max_iters ? max_iters : (long)lim;
+}

@@ -36,6 +36,14 @@ long iter_warmup(long n_sample);
  * are reported as time-outs. */
 double iter_time_limit(int n_sizes, int min_log, int max_log, double secs);
 
+/* mpiBench's time-limited policy: calls timed for the estimate. */
+#define ITER_ESTIMATE 5
+
+/* Iterations of the timed loop: min(max_iters, time_limit_us / estimate_us)
+ * with a time limit (> 0), else max_iters. A result of at most ITER_ESTIMATE
+ * means "report the estimate itself" (the caller decides). */
+long iter_time_limited(long max_iters, double time_limit_us, double estimate_us);
+
 /* ceil(log2(x)) for x >= 1, 0 for x <= 1. */
 int log2_ceil(size_t x);
 

@@ -1,4 +1,5 @@
 #include "util/options.h"
+#include "util/parse.h"
 #include "util/strutil.h"
 
 #include <ctype.h>
@@ -58,55 +59,11 @@ void options_defaults(options_t *o, const char *suite) {
   }
 }
 
-int parse_bool(const char *s, int *out) {
-  static const char *yes[] = {"on", "yes", "true", "enable", "1"};
-  static const char *no[] = {"off", "no", "false", "disable", "0"};
-  for (size_t i = 0; i < 5; i++) {
-    if (str_ieq(s, yes[i])) { *out = 1; return 0; }
-    if (str_ieq(s, no[i])) { *out = 0; return 0; }
-  }
-  return -1;
-}
-
-int parse_size(const char *s, size_t *out) {
-  char *end;
-  if (!s || !*s || *s == '-' || *s == '+') return -1;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end == s || errno) return -1;
-  unsigned long long mult = 1;
-  if (*end) {
-    switch (*end) {
-      case 'k': case 'K': mult = 1ULL << 10; break;
-      case 'm': case 'M': mult = 1ULL << 20; break;
-      case 'g': case 'G': mult = 1ULL << 30; break;
-      default: return -1;
-    }
-    end++;
-    if (*end) return -1;
-  }
-  if (v > (unsigned long long)SIZE_MAX / mult) return -1;
-  *out = (size_t)(v * mult);
-  return 0;
-}
-
+/* IMB's integer options are longs; the range check is parse_integer's. */
 static int parse_long(const char *s, long lo, long hi, long *out) {
-  char *end;
-  if (!s || !*s) return -1;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (*end || errno || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
-
-static int parse_double(const char *s, double *out) {
-  char *end;
-  if (!s || !*s) return -1;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (*end || errno) return -1;
-  *out = v;
+  long long v;
+  if (parse_integer(s, lo, hi, &v)) return -1;
+  *out = (long)v;
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #define MPIMARK_OPTIONS_H
 
 #include <stddef.h>
+#include "util/parse.h"
 
 enum { AGG_BOTH, AGG_ONLY, AGG_NONE };
 
@@ -79,12 +80,6 @@ void options_defaults(options_t *o, const char *suite);
 /* Parses argv[first..argc-1] (IMB's options) into *o, defaults already set.
  * Returns 0, or -1 with one line in err saying what is wrong and how to fix it. */
 int options_parse(options_t *o, int argc, char **argv, int first, char *err, size_t errlen);
-
-/* Parses a boolean option value the way IMB does (on/yes/true/enable/1 ...). */
-int parse_bool(const char *s, int *out);
-
-/* Parses a byte size: a non-negative integer with optional k/K, m/M, g/G suffix. */
-int parse_size(const char *s, size_t *out);
 
 const char *thread_level_name(thread_level_t t);
 const char *iter_policy_name(iter_policy_t p);

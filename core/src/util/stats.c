@@ -66,3 +66,40 @@ void summarize(double *x, int n, double level, summary_t *s) {
     s->ci_coverage = cov;
   }
 }
+
+void spread_init(spread_t *s) {
+  s->min = INFINITY;
+  s->max = -INFINITY;
+  s->sum = 0;
+  s->n = 0;
+  s->argmin = s->argmax = -1;
+}
+
+void spread_add(spread_t *s, double v, int rank) {
+  if (v < s->min) {
+    s->min = v;
+    s->argmin = rank;
+  }
+  if (v >= s->max) {
+    s->max = v;
+    s->argmax = rank;
+  }
+  s->sum += v;
+  s->n++;
+}
+
+void spread_merge(spread_t *a, const spread_t *b) {
+  if (b->n == 0) return;
+  if (b->min < a->min) {
+    a->min = b->min;
+    a->argmin = b->argmin;
+  }
+  if (b->max >= a->max) {
+    a->max = b->max;
+    a->argmax = b->argmax;
+  }
+  a->sum += b->sum;
+  a->n += b->n;
+}
+
+double spread_avg(const spread_t *s) { return s->n > 0 ? s->sum / (double)s->n : 0; }

@@ -24,4 +24,22 @@ double quantile_sorted(const double *x, int n, double q);
 /* Sorts x in place and fills *s. n may be 0 (all fields then 0, has_ci 0). */
 void summarize(double *x, int n, double level, summary_t *s);
 
+/* min / max / average over ranks of one value per rank, the figures IMB,
+ * mpiBench, b_eff and the start-up table print. Feed values with spread_add
+ * (or combine partial spreads with spread_merge, e.g. in an MPI reduction);
+ * ties: argmin is the first rank with the minimum, argmax the last with the
+ * maximum. An empty spread has n == 0, min +inf and max -inf. */
+typedef struct {
+  double min, max, sum;
+  long n;
+  int argmin, argmax;
+} spread_t;
+
+void spread_init(spread_t *s);
+void spread_add(spread_t *s, double v, int rank);
+/* Folds b into a as if b's values had been added after a's. */
+void spread_merge(spread_t *a, const spread_t *b);
+/* sum / n, 0 when empty. */
+double spread_avg(const spread_t *s);
+
 #endif

@@ -9,20 +9,26 @@
 
 #define MODES (BF_DEFAULT | BF_AGGREGATE | BF_DISJOINT)
 
-/* A fence-completed transfer between the pair (Unidir/Bidir) or to rank 0. */
-#define XFER(name_, cls_, flags_, bw, run_, poison_, verify_)                                                  \
-  {.name = name_, .cls = cls_, .flags = MODES | (flags_), .time_scale = 1, .bw_scale = bw, .sbuf = BUF_X,       \
-   .rbuf = BUF_X, .run = run_, .poison = poison_, .verify = verify_, .setup = su_ext, .teardown = os_close, \
-   .complete = c_fence}
-
+/* One row per benchmark, every field written out; the transfers are
+ * fence-completed, between the pair (Unidir/Bidir) or to rank 0. */
 static const bench_desc ext[] = {
   {.name = "Window", .cls = CLASS_COLLECTIVE, .flags = BF_DEFAULT | BF_NONAGGR_ITERS, .time_scale = 1,
    .sbuf = BUF_X, .rbuf = BUF_X, .run = k_win_create, .poison = p_win_create, .verify = v_win_create},
-  XFER("Unidir_Get", CLASS_SINGLE, RF_PATTERN(RP_PAIR_REV) | RF_GET, 1, k_os_get, p_os_get, v_os_get),
-  XFER("Unidir_Put", CLASS_SINGLE, RF_PATTERN(RP_PAIR), 1, k_os_put, p_os_put, v_os_put),
-  XFER("Bidir_Get", CLASS_SINGLE, RF_PATTERN(RP_BIDIR) | RF_GET, 1, k_os_get, p_os_get, v_os_get),
-  XFER("Bidir_Put", CLASS_SINGLE, RF_PATTERN(RP_BIDIR), 1, k_os_put, p_os_put, v_os_put),
-  XFER("Accumulate", CLASS_COLLECTIVE, RF_PATTERN(RP_TO_ROOT) | BF_REDUCTION, 0, k_os_acc, p_os_acc, v_os_acc),
+  {.name = "Unidir_Get", .cls = CLASS_SINGLE, .flags = MODES | (RF_PATTERN(RP_PAIR_REV) | RF_GET), .time_scale = 1,
+   .bw_scale = 1, .sbuf = BUF_X, .rbuf = BUF_X, .run = k_os_get, .poison = p_os_get, .verify = v_os_get,
+   .setup = su_ext, .teardown = os_close, .complete = c_fence},
+  {.name = "Unidir_Put", .cls = CLASS_SINGLE, .flags = MODES | (RF_PATTERN(RP_PAIR)), .time_scale = 1, .bw_scale = 1,
+   .sbuf = BUF_X, .rbuf = BUF_X, .run = k_os_put, .poison = p_os_put, .verify = v_os_put, .setup = su_ext,
+   .teardown = os_close, .complete = c_fence},
+  {.name = "Bidir_Get", .cls = CLASS_SINGLE, .flags = MODES | (RF_PATTERN(RP_BIDIR) | RF_GET), .time_scale = 1,
+   .bw_scale = 1, .sbuf = BUF_X, .rbuf = BUF_X, .run = k_os_get, .poison = p_os_get, .verify = v_os_get,
+   .setup = su_ext, .teardown = os_close, .complete = c_fence},
+  {.name = "Bidir_Put", .cls = CLASS_SINGLE, .flags = MODES | (RF_PATTERN(RP_BIDIR)), .time_scale = 1, .bw_scale = 1,
+   .sbuf = BUF_X, .rbuf = BUF_X, .run = k_os_put, .poison = p_os_put, .verify = v_os_put, .setup = su_ext,
+   .teardown = os_close, .complete = c_fence},
+  {.name = "Accumulate", .cls = CLASS_COLLECTIVE, .flags = MODES | (RF_PATTERN(RP_TO_ROOT) | BF_REDUCTION),
+   .time_scale = 1, .sbuf = BUF_X, .rbuf = BUF_X, .run = k_os_acc, .poison = p_os_acc, .verify = v_os_acc,
+   .setup = su_ext, .teardown = os_close, .complete = c_fence},
 };
 
 const suite_desc suite_ext = {.name = "ext", .title = "MPI-2", .benchmarks = ext,

@@ -91,8 +91,9 @@ void k_allgather(bench_ctx *c, long iter) {
   MPI_Allgather(sbuf_at(c, iter), c->n, c->type, rbuf_at(c, iter), c->n, c->type, c->comm);
 }
 
+/* Each rank contributes counts[rank] elements (n in IMB; mpibench's are irregular). */
 void k_allgatherv(bench_ctx *c, long iter) {
-  MPI_Allgatherv(sbuf_at(c, iter), c->n, c->type, rbuf_at(c, iter), c->counts, c->displs, c->type, c->comm);
+  MPI_Allgatherv(sbuf_at(c, iter), c->counts[c->rank], c->type, rbuf_at(c, iter), c->counts, c->displs, c->type, c->comm);
 }
 
 /* Block j of the gathered buffer holds rank j's first X bytes. */
@@ -109,7 +110,7 @@ void k_gather(bench_ctx *c, long iter) {
 }
 
 void k_gatherv(bench_ctx *c, long iter) {
-  MPI_Gatherv(sbuf_at(c, iter), c->n, c->type, rbuf_at(c, iter), c->counts, c->displs, c->type,
+  MPI_Gatherv(sbuf_at(c, iter), c->counts[c->rank], c->type, rbuf_at(c, iter), c->counts, c->displs, c->type,
               root_of(c, iter), c->comm);
 }
 

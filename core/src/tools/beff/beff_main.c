@@ -5,6 +5,9 @@
  * lengths, logarithmic averages over ring and random patterns, then over
  * both. See docs/beff.md for every formula and for what differs. */
 #include "tools/beff/beff.h"
+#include "engine/comms.h"
+#include "engine/finish.h"
+#include "util/parse.h"
 #include "util/strutil.h"
 #include "util/timer.h"
 
@@ -16,9 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-#define EXIT_BAD_INPUT 2
-#define EXIT_CHECK_FAILED 4
-#define ERR_LEN 512
 
 const char *const beff_method_name[BEFF_METHODS] = {"Sndrcv", "Alltoal", "non-blk"};
 
@@ -42,16 +42,6 @@ static void usage(FILE *f) {
     "  -help            this text\n");
 }
 
-static int parse_ll(const char *s, long long lo, long long hi, long long *out) {
-  char *end;
-  if (!s || !*s) return -1;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (*end || errno || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
-
 static int parse_args(beff_t *s, int argc, char **argv, char *err) {
   snprintf(s->prefix, sizeof(s->prefix), "b_eff");
   for (int i = 2; i < argc; i++) {
@@ -69,7 +59,7 @@ static int parse_args(beff_t *s, int argc, char **argv, char *err) {
       }
       i++;
       if (str_ieq(a, "-mem")) {
-        if (parse_ll(v, 1, 1LL << 40, &s->mem_mb)) {
+        if (parse_integer(v, 1, 1LL << 40, &s->mem_mb)) {
           snprintf(err, ERR_LEN, "-mem '%s' is not a memory size in MiB; give a positive integer, e.g. -mem 128", v);
           return -1;
         }
@@ -88,7 +78,7 @@ static int parse_args(beff_t *s, int argc, char **argv, char *err) {
         snprintf(s->json, sizeof(s->json), "%s", v);
       } else if (str_ieq(a, "-seed")) {
         long long seed;
-        if (parse_ll(v, 0, LLONG_MAX, &seed)) {
+        if (parse_integer(v, 0, LLONG_MAX, &seed)) {
           snprintf(err, ERR_LEN, "-seed '%s' is not a non-negative integer", v);
           return -1;
         }
@@ -557,25 +547,32 @@ static int measure_loop(beff_t *s, loop_state_t *ls, double *pre_time_out) {
  * bandwidths b = L * loops * all_msg / t_max. */
 static void reduce_results(beff_t *s, loop_state_t *ls) {
   size_t n = s->n_cells;
-  double *a = malloc(sizeof(double) * n), *out = malloc(sizeof(double) * n);
-  double **dst[6] = {&s->t_max, &s->t_min, &s->t_avg, &s->bw_min, &s->bw_avg, &s->bw_max};
-  MPI_Op ops[6] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_MIN, MPI_SUM, MPI_MAX};
-  for (int k = 0; k < 6; k++) {
-    int is_time = k < 3;
-    for (size_t c = 0; c < n; c++) {
-      double v = is_time ? ls->t_local[c] : ls->bw_local[c];
-      a[c] = ls->took_part[c] ? v : (ops[k] == MPI_MIN ? INFINITY : 0.0);
-    }
-    MPI_Reduce(a, out, (int)n, MPI_DOUBLE, ops[k], 0, MPI_COMM_WORLD);
-    if (s->rank == 0) {
-      *dst[k] = malloc(sizeof(double) * n);
-      memcpy(*dst[k], out, sizeof(double) * n);
-    }
+  /* Per cell, min / avg / max over the ranks that took part, for the loop
+   * times and the per-process bandwidths. */
+  spread_t *mine = malloc(sizeof(spread_t) * n * 2), *all = s->rank == 0 ? malloc(sizeof(spread_t) * n * 2) : NULL;
+  for (size_t c = 0; c < n; c++) {
+    spread_init(&mine[c]);
+    spread_init(&mine[n + c]);
+    if (!ls->took_part[c]) continue;
+    spread_add(&mine[c], ls->t_local[c], s->rank);
+    spread_add(&mine[n + c], ls->bw_local[c], s->rank);
+  }
+  spread_reduce(mine, all, (int)(2 * n), 0, MPI_COMM_WORLD);
+  free(mine);
+  if (s->rank == 0) {
+    double **dst[6] = {&s->t_min, &s->t_avg, &s->t_max, &s->bw_min, &s->bw_avg, &s->bw_max};
+    for (int k = 0; k < 6; k++) *dst[k] = malloc(sizeof(double) * n);
+    for (int k = 0; k < 2; k++)
+      for (size_t c = 0; c < n; c++) {
+        const spread_t *sp = &all[(size_t)k * n + c];
+        (*dst[3 * k])[c] = sp->n ? sp->min : 0;        /* no participant: 0 */
+        (*dst[3 * k + 1])[c] = spread_avg(sp);
+        (*dst[3 * k + 2])[c] = sp->n ? sp->max : 0;
+      }
+    free(all);
   }
   long d = ls->defects;
   MPI_Reduce(&d, &s->defects, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  free(a);
-  free(out);
   if (s->rank != 0) return;
   s->b = calloc(n, sizeof(double));
   for (int r = 0; r < s->reps; r++)
@@ -583,13 +580,6 @@ static void reduce_results(beff_t *s, loop_state_t *ls) {
       for (int msg = 0; msg < BEFF_MSGLENGTHS; msg++)
         for (int m = 0; m < BEFF_METHODS; m++) {
           size_t c = beff_cell(s, r, p, msg, m);
-          int parts = s->pat[p].participants;
-          if (isinf(s->t_min[c])) s->t_min[c] = 0;
-          if (isinf(s->bw_min[c])) s->bw_min[c] = 0;
-          if (parts > 0) {
-            s->t_avg[c] /= parts;
-            s->bw_avg[c] /= parts;
-          }
           if (s->loops[c] > 0 && s->t_max[c] > 0)
             s->b[c] = (double)s->len[msg] * s->loops[c] * (double)s->pat[p].all_msg / s->t_max[c];
         }
@@ -618,12 +608,6 @@ static void analyse(beff_t *s) {
   s->bw_pp = bmax;
 }
 
-static int finish(int rank, int code, const char *msg) {
-  if (rank == 0 && msg && *msg) fprintf(stderr, "mpimark-core: error: %s\n", msg);
-  MPI_Finalize();
-  return code;
-}
-
 int beff_main(int argc, char **argv) {
   static beff_t st;
   beff_t *s = &st;
@@ -641,7 +625,7 @@ int beff_main(int argc, char **argv) {
   if (s->N < 2) return finish(s->rank, EXIT_BAD_INPUT, "b_eff needs at least 2 MPI processes; start it with mpiexec -n 2 or more");
 
   static tool_run_t tr;
-  tool_collect(&tr, argc, argv, NULL);
+  tool_collect(&tr, argc, argv);
 
   /* Memory per process: -mem, else MemTotal / ranks on this host; the
    * smallest over all ranks, so every rank uses the same Lmax. */
@@ -732,7 +716,7 @@ int beff_main(int argc, char **argv) {
     localtime_r(&now, &tm);
     strftime(s->date, sizeof(s->date), "%a %b %e %H:%M:%S %Y", &tm);
     if (beff_write_files(s, err, sizeof(err)) != 0) {
-      fprintf(stderr, "mpimark-core: error: %s\n", err);
+      error_line(err);
       rc = EXIT_BAD_INPUT;
     }
     beff_print_summary(s, stdout);

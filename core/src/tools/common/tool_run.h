@@ -1,12 +1,12 @@
-/* What the stand-alone tools (beff, mpibench, startup) share: the machine
- * facts of the run record, the JSON Lines file with its run / result / event /
- * end records (docs/results-format.md), and the wall clock. The tools do not
- * go through the IMB option parser or the engine; they write the same kind of
- * stream, so the Python side stores them the same way. */
+/* What the stand-alone tools that keep their own loops (beff, startup) share:
+ * the run record's machine facts, the JSON Lines file, and the wall clock.
+ * The records themselves are report/records.c's, as for the engine, so the
+ * Python side stores every stream the same way. */
 #ifndef MPIMARK_TOOL_RUN_H
 #define MPIMARK_TOOL_RUN_H
 
 #include "engine/sysinfo.h"
+#include "report/records.h"
 #include "report/reporter.h"
 #include "util/jsonw.h"
 
@@ -26,28 +26,25 @@ typedef struct {
   run_info_t info;        /* machine facts; the host list etc. on rank 0 only */
   host_share_t share;     /* every rank: ranks on its host, MemAvailable */
   int rank, size;
-  FILE *f;                /* rank 0 with -json, else NULL */
-  jw_t jw;
+  rec_file_t file;        /* rank 0 with -json; file.f NULL otherwise */
   int64_t t0;             /* now_ns() at tool_collect */
-  long results;           /* result records written */
 } tool_run_t;
 
-/* Collective over MPI_COMM_WORLD: host names, cores, uname, load, timer
- * self-test, MPI library and standard version. argv is kept for the record. */
-void tool_collect(tool_run_t *t, int argc, char **argv, const char *thread_provided);
+/* Collective over MPI_COMM_WORLD: run_info_collect for a tool (thread level
+ * single). */
+void tool_collect(tool_run_t *t, int argc, char **argv);
 
 /* Rank 0: opens the -json file. 0, or -1 with one line in err. */
 int tool_json_open(tool_run_t *t, const char *path, char *err, size_t errlen);
 
-/* Writes the common fields of the run record and returns the writer, still
- * inside the object: the caller adds "options" and "benchmarks" (both
- * required by the schema) and then calls tool_record_end. NULL without -json. */
+/* rec_run_begin with the tool's suite name: the caller adds "options" and
+ * "benchmarks" and calls tool_record_end. NULL without -json. */
 jw_t *tool_run_begin(tool_run_t *t, const char *suite);
 
-/* Begins a result record with every field the schema requires: multi null,
- * groups 1, group null, status ok, msgs_per_sec null, distribution null,
- * samples_ns null; defects < 0 writes null; NaN times or bandwidth write null.
- * The caller adds its own fields and calls tool_record_end. NULL without -json. */
+/* rec_result_begin with what a tool's row has: multi null, groups 1, group
+ * null, status ok, msgs_per_sec null, distribution and samples_ns null;
+ * defects < 0 writes null; NaN times or bandwidth write null. The caller adds
+ * its own fields and calls tool_record_end. NULL without -json. */
 jw_t *tool_result_begin(tool_run_t *t, const char *benchmark, const char *suite, int processes,
                         long long bytes, long long count, const char *datatype, long repetitions,
                         double t_min_usec, double t_max_usec, double t_avg_usec,

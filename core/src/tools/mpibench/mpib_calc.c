@@ -44,14 +44,6 @@ size_t mpib_cap_stop(size_t stop, int nprocs, size_t mem_limit) {
   return stop;
 }
 
-long mpib_iterations(long iters, double time_limit_us, double estimate_us) {
-  if (!(time_limit_us > 0)) return iters;
-  if (!(estimate_us > 0)) return iters;
-  double lim = time_limit_us / estimate_us;
-  if (lim >= (double)iters) return iters;
-  return (long)lim;
-}
-
 int mpib_partition_levels(int nprocs, int partsize, int *sizes, int max) {
   int n = 0;
   if (partsize <= 0) return 0;

@@ -1,13 +1,12 @@
 /* mpiBench's arithmetic, free of MPI so CTest can check it (docs/mpibench.md):
- * byte strings, the size ladder, the buffer cap, the time-limited iteration
- * count, the -p halving partitions, the -d Cartesian split and the irregular
- * counts of the v-collectives. */
+ * byte strings, the size ladder, the buffer cap, the -p halving partitions,
+ * the -d Cartesian split and the irregular counts of the v-collectives
+ * (the time-limited iteration count is util/iterations.c's). */
 #ifndef MPIMARK_MPIB_CALC_H
 #define MPIMARK_MPIB_CALC_H
 
 #include <stddef.h>
 
-#define MPIB_ITRS_EST 5         /* iterations of the time estimate */
 #define MPIB_MAX_DIMS 16
 
 /* mpiBench's <byte>: a decimal number (fractions allowed: 2.5K, .5G) with an
@@ -20,11 +19,6 @@ size_t mpib_next_size(size_t s);
 
 /* The -m cap: the stop size halved while stop * nprocs * 2 > mem_limit. */
 size_t mpib_cap_stop(size_t stop, int nprocs, size_t mem_limit);
-
-/* Iterations of the timed loop: min(iters, time_limit_us / estimate_us) with
- * a time limit (> 0), else iters. A result at most MPIB_ITRS_EST means "report
- * the estimate" (mpib_iterations returns it as is; the caller decides). */
-long mpib_iterations(long iters, double time_limit_us, double estimate_us);
 
 /* -p: number of halving levels while the current size >= partsize, starting
  * at nprocs (0 when partsize <= 0); sizes[i] = nprocs >> i. */
@@ -49,9 +43,5 @@ int mpib_cart_groups(int nprocs, const int *dims, int d);
 int mpib_chunk(int count, int nranks);
 int mpib_alltoallv_count(int i, int rank, int chunk, int count);
 int mpib_gatherv_count(int i, int chunk, int count);
-
-/* The byte the sender with rank r puts at offset i of its send buffer:
- * (char)((i + 1) * (r + 1) + i). */
-static inline char mpib_pattern(size_t i, int r) { return (char)((i + 1) * (size_t)(r + 1) + i); }
 
 #endif

@@ -12,6 +12,7 @@
  * opens the frameworks. A library whose MPI_T_init_thread fails ends with
  * one line and exit 5. */
 #include "tools/mpit/mpit.h"
+#include "util/exitcodes.h"
 #include "util/strutil.h"
 
 #include <mpi.h>
@@ -20,8 +21,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define EXIT_BAD_INPUT 2
-#define EXIT_NO_MPIT 5
 #define NAME_LEN 256
 #define DESC_LEN 4096
 #define MATCH_MAX 32

@@ -7,18 +7,20 @@
  * "MPI process generation time" table; it also reports the MPI_Init and
  * first-barrier durations, osu_init's line and, with -hello, osu_hello's. */
 #include "tools/tools.h"
+#include "engine/finish.h"
+#include "util/parse.h"
+#include "util/stats.h"
 #include "util/strutil.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_BAD_INPUT 2
-#define ERR_LEN 512
 #define N_STAMPS 4               /* main entry, before MPI_Init, after MPI_Init, after the first barrier */
 
 int64_t startup_main_entry_ns;
@@ -49,12 +51,10 @@ static void usage(FILE *f) {
     "  -help           this text\n");
 }
 
+/* Nanoseconds since the epoch: a positive integer. */
 static int parse_ns(const char *s, int64_t *out) {
-  char *end;
-  if (!s || !*s || *s == '-') return -1;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (*end || errno || v <= 0) return -1;
+  long long v;
+  if (parse_integer(s, 1, LLONG_MAX, &v)) return -1;
   *out = v;
   return 0;
 }
@@ -86,37 +86,30 @@ static int parse_args(startup_opts_t *o, int argc, char **argv, char *err) {
   return 0;
 }
 
-typedef struct {
-  double min, max, avg;          /* over ranks */
-  int argmin, argmax;
-} spread_t;
-
-/* Statistics of (stamps[r*N_STAMPS + hi] - base_r) over ranks, in ms, where
- * base_r is stamps[r*N_STAMPS + lo] (lo >= 0) or the constant base (lo < 0). */
-static spread_t spread(const int64_t *stamps, int n, int hi, int lo, int64_t base, double *per_rank_ms) {
-  spread_t s = {INFINITY, -INFINITY, 0, 0, 0};
+/* (stamps[r*N_STAMPS + hi] - base_r) in ms for every rank r, where base_r
+ * is stamps[r*N_STAMPS + lo] (lo >= 0) or the constant base (lo < 0), and
+ * their min / avg / max over ranks. */
+static spread_t phase_spread(const int64_t *stamps, int n, int hi, int lo, int64_t base, double *per_rank_ms) {
+  spread_t s;
+  spread_init(&s);
   for (int r = 0; r < n; r++) {
     int64_t b = lo >= 0 ? stamps[(size_t)r * N_STAMPS + lo] : base;
-    double ms = (double)(stamps[(size_t)r * N_STAMPS + hi] - b) * 1e-6;
-    if (per_rank_ms) per_rank_ms[r] = ms;
-    s.avg += ms;
-    if (ms < s.min) { s.min = ms; s.argmin = r; }
-    if (ms > s.max) { s.max = ms; s.argmax = r; }
+    per_rank_ms[r] = (double)(stamps[(size_t)r * N_STAMPS + hi] - b) * 1e-6;
+    spread_add(&s, per_rank_ms[r], r);
   }
-  s.avg /= n;
   return s;
 }
 
 static void json_row(tool_run_t *tr, const char *bench, const char *phase, const char *reference, int n,
                      const spread_t *s, const double *per_rank_ms) {
-  jw_t *w = tool_result_begin(tr, bench, "startup", n, 0, 0, "none", 1, s->min * 1e3, s->max * 1e3, s->avg * 1e3,
+  jw_t *w = tool_result_begin(tr, bench, "startup", n, 0, 0, "none", 1, s->min * 1e3, s->max * 1e3, spread_avg(s) * 1e3,
                               NAN, -1);
   if (!w) return;
   if (phase) jw_str(w, "phase", phase);
   jw_str(w, "reference", reference);
   jw_num(w, "min_ms", s->min);
   jw_num(w, "max_ms", s->max);
-  jw_num(w, "avg_ms", s->avg);
+  jw_num(w, "avg_ms", spread_avg(s));
   jw_int(w, "min_rank", s->argmin);
   jw_int(w, "max_rank", s->argmax);
   if (n <= 4096) {
@@ -143,11 +136,10 @@ int startup_main(int argc, char **argv) {
   int rank, n;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  if (parse_rc || o.help) {
-    if (rank == 0 && parse_rc) fprintf(stderr, "mpimark-core: error: %s\n", err);
-    if (rank == 0 && o.help) usage(stdout);
-    MPI_Finalize();
-    return parse_rc ? EXIT_BAD_INPUT : 0;
+  if (parse_rc) return finish(rank, EXIT_BAD_INPUT, err);
+  if (o.help) {
+    if (rank == 0) usage(stdout);
+    return finish(rank, 0, NULL);
   }
 
   /* The launch time: the option, else rank 0's environment. */
@@ -172,15 +164,11 @@ int startup_main(int argc, char **argv) {
   int json_failed = 0;
   if (o.json[0]) {
     /* Machine facts only for the record: after the measurement, and only with -json. */
-    tool_collect(&tr, argc, argv, NULL);
+    tool_collect(&tr, argc, argv);
     if (rank == 0) json_failed = tool_json_open(&tr, o.json, err, sizeof(err)) != 0;
   }
   MPI_Bcast(&json_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (json_failed) {
-    if (rank == 0) fprintf(stderr, "mpimark-core: error: %s\n", err);
-    MPI_Finalize();
-    return EXIT_BAD_INPUT;
-  }
+  if (json_failed) return finish(rank, EXIT_BAD_INPUT, err);
 
   if (rank == 0) {
     double *ms = malloc(sizeof(double) * (size_t)n);
@@ -224,13 +212,13 @@ int startup_main(int argc, char **argv) {
     const int phases[3] = {T_ENTRY, T_INIT, T_BARRIER};
     const int n_phases = o.init_only ? 2 : 3;
 
-    spread_t s = spread(all, n, T_INIT, T_BEFORE_INIT, 0, ms);
+    spread_t s = phase_spread(all, n, T_INIT, T_BEFORE_INIT, 0, ms);
     printf("# %-36s %12s %12s %12s\n", "duration", "min", "avg", "max");
-    printf("  %-36s %12.3f %12.3f %12.3f\n", "MPI_Init", s.min, s.avg, s.max);
+    printf("  %-36s %12.3f %12.3f %12.3f\n", "MPI_Init", s.min, spread_avg(&s), s.max);
     json_row(&tr, "MPI_Init", NULL, "before MPI_Init", n, &s, ms);
     if (!o.init_only) {
-      s = spread(all, n, T_BARRIER, T_INIT, 0, ms);
-      printf("  %-36s %12.3f %12.3f %12.3f\n", "first MPI_Barrier", s.min, s.avg, s.max);
+      s = phase_spread(all, n, T_BARRIER, T_INIT, 0, ms);
+      printf("  %-36s %12.3f %12.3f %12.3f\n", "first MPI_Barrier", s.min, spread_avg(&s), s.max);
       json_row(&tr, "MPI_Barrier_first", NULL, "MPI_Init returned", n, &s, ms);
     }
 
@@ -240,8 +228,8 @@ int startup_main(int argc, char **argv) {
       if (all[(size_t)r * N_STAMPS + T_ENTRY] < first) first = all[(size_t)r * N_STAMPS + T_ENTRY];
     printf("# %-36s %12s %12s %12s\n", "since the first process start", "min", "avg", "max");
     for (int i = 0; i < n_phases; i++) {
-      s = spread(all, n, phases[i], -1, first, ms);
-      printf("  %-36s %12.3f %12.3f %12.3f\n", phase_name[phases[i]], s.min, s.avg, s.max);
+      s = phase_spread(all, n, phases[i], -1, first, ms);
+      printf("  %-36s %12.3f %12.3f %12.3f\n", phase_name[phases[i]], s.min, spread_avg(&s), s.max);
       json_row(&tr, "startup_since_first_entry", phase_key[phases[i]], "earliest main entry", n, &s, ms);
     }
 
@@ -250,9 +238,9 @@ int startup_main(int argc, char **argv) {
              "TIME(MAX)", launch[0], launch_source);
       spread_t start = {0};
       for (int i = 0; i < n_phases; i++) {
-        s = spread(all, n, phases[i], -1, launch[0], ms);
+        s = phase_spread(all, n, phases[i], -1, launch[0], ms);
         if (i == 0) start = s;
-        printf("  %-36s %12.3f %12.3f %12.3f\n", phase_name[phases[i]], s.min, s.avg, s.max);
+        printf("  %-36s %12.3f %12.3f %12.3f\n", phase_name[phases[i]], s.min, spread_avg(&s), s.max);
         json_row(&tr, "startup_since_launch", phase_key[phases[i]], "launch", n, &s, ms);
       }
       if (start.min < 0)
@@ -269,6 +257,5 @@ int startup_main(int argc, char **argv) {
     free(ms);
     free(all);
   }
-  MPI_Finalize();
-  return 0;
+  return finish(rank, 0, NULL);
 }

@@ -1,0 +1,17 @@
+/* The one way mpimark-core ends, for the IMB suites and the tools alike:
+ * world rank 0 says why in one line on stderr (`mpimark-core: error: ...`),
+ * every rank leaves through MPI_Finalize and returns the same exit status
+ * (util/exitcodes.h). */
+#ifndef MPIMARK_FINISH_H
+#define MPIMARK_FINISH_H
+
+#include "util/exitcodes.h"
+
+/* Prints `mpimark-core: error: msg` on stderr (the caller decides which rank). */
+void error_line(const char *msg);
+
+/* Rank 0 prints msg (if any) with error_line; every rank calls MPI_Finalize.
+ * Returns code, for main's return statement. */
+int finish(int rank, int code, const char *msg);
+
+#endif

@@ -1,0 +1,193 @@
+#include "report/records.h"
+#include "tools/mpit/mpit.h"
+#include "engine/sysinfo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+int rec_file_open(rec_file_t *rf, const char *path, char *err, size_t errlen) {
+  memset(rf, 0, sizeof(*rf));
+  rf->f = fopen(path, "w");
+  if (!rf->f) {
+    snprintf(err, errlen, "cannot write the -json file '%s': %s; give a writable path", path, strerror(errno));
+    return -1;
+  }
+  jw_init(&rf->jw, rf->f);
+  return 0;
+}
+
+void rec_file_close(rec_file_t *rf) {
+  if (rf->f) fclose(rf->f);
+  rf->f = NULL;
+}
+
+/* 1, 5, 15 minute load average, or null where /proc/loadavg could not be
+ * read (load_average() leaves -1 then). */
+static void load_field(jw_t *w, const char *key, const double load[3]) {
+  if (load[0] < 0 || load[1] < 0 || load[2] < 0) {
+    jw_null(w, key);
+    return;
+  }
+  jw_arr_begin(w, key);
+  for (int i = 0; i < 3; i++) jw_num(w, NULL, load[i]);
+  jw_arr_end(w);
+}
+
+void rec_run_begin(jw_t *w, const run_info_t *in, const char *suite) {
+  jw_obj_begin(w, NULL);
+  jw_str(w, "type", "run");
+  jw_int(w, "schema_version", SCHEMA_VERSION);
+  jw_obj_begin(w, "tool");
+  jw_str(w, "name", "mpimark-core");
+  jw_str(w, "version", MPIMARK_VERSION);
+  jw_obj_end(w);
+  jw_str(w, "suite", suite);
+  jw_arr_begin(w, "command_line");
+  for (int i = 0; i < in->argc; i++) jw_str(w, NULL, in->argv[i]);
+  jw_arr_end(w);
+  jw_str(w, "start_utc", in->start_utc);
+  jw_obj_begin(w, "mpi");
+  jw_str(w, "library_version", in->mpi_library);
+  char std[16];
+  snprintf(std, sizeof(std), "%d.%d", in->mpi_version, in->mpi_subversion);
+  jw_str(w, "standard_version", std);
+  jw_str(w, "thread_level_requested", in->thread_requested);
+  jw_str(w, "thread_level_provided", in->thread_provided);
+  jw_obj_end(w);
+  jw_arr_begin(w, "hosts");
+  for (int i = 0; i < in->n_hosts; i++) jw_str(w, NULL, in->hosts[i]);
+  jw_arr_end(w);
+  jw_int(w, "processes", in->processes);
+  jw_int(w, "cores_online", in->cores_online);
+  jw_bool(w, "oversubscribed", in->oversubscribed);
+  sysinfo_write_placement(w, in);
+  mpit_write_cvars(w);
+  jw_obj_begin(w, "uname");
+  jw_str(w, "sysname", in->sysname);
+  jw_str(w, "release", in->release);
+  jw_str(w, "version", in->version);
+  jw_str(w, "machine", in->machine);
+  jw_obj_end(w);
+  jw_obj_begin(w, "timer");
+  jw_str(w, "source", "clock_gettime(CLOCK_MONOTONIC)");
+  jw_num(w, "overhead_ns", in->timer.overhead_ns);
+  jw_num(w, "granularity_ns", in->timer.granularity_ns);
+  jw_bool(w, "monotonic", in->timer.monotonic);
+  jw_num(w, "mpi_wtick_s", in->mpi_wtick);
+  jw_obj_end(w);
+  load_field(w, "load_average_before", in->load_before);
+}
+
+static const char *status_name(result_status_t s) {
+  switch (s) {
+    case ST_OK: return "ok";
+    case ST_TIMEOUT: return "timeout";
+    case ST_OUT_OF_MEMORY: return "out_of_memory";
+    case ST_INT_OVERFLOW: return "int_overflow";
+  }
+  return "ok";
+}
+
+void rec_result_figures(rec_result_t *rr, const result_t *res) {
+  int ok = res->status == ST_OK;
+  rr->bytes = (long long)res->bytes;
+  rr->count = (long long)res->count;
+  rr->datatype = res->datatype;
+  rr->status = status_name(res->status);
+  rr->repetitions = ok ? res->repetitions : -1;
+  rr->t_min_usec = ok ? res->t_min_us : NAN;
+  rr->t_max_usec = ok ? res->t_max_us : NAN;
+  rr->t_avg_usec = ok ? res->t_avg_us : NAN;
+  rr->mbytes_per_sec = ok ? res->mbytes_per_sec : NAN;
+  rr->msgs_per_sec = ok ? res->msgs_per_sec : NAN;
+  rr->defects = ok && res->checked ? res->defects : -1;
+}
+
+void rec_result_samples(jw_t *w, const result_t *res) {
+  static const summary_t none;
+  rec_samples(w, res->status == ST_OK ? &res->dist : &none, res->batch_size, res->samples_ns);
+}
+
+void rec_result_begin(rec_file_t *rf, const rec_result_t *r) {
+  jw_t *w = &rf->jw;
+  rf->results++;
+  jw_obj_begin(w, NULL);
+  jw_str(w, "type", "result");
+  jw_str(w, "benchmark", r->benchmark);
+  jw_str(w, "suite", r->suite);
+  jw_int(w, "processes", r->processes);
+  if (r->multi < 0) jw_null(w, "multi"); else jw_int(w, "multi", r->multi);
+  jw_int(w, "groups", r->groups);
+  if (r->with_mode) jw_str(w, "mode", r->mode);
+  if (r->group < 0) jw_null(w, "group"); else jw_int(w, "group", r->group);
+  jw_int(w, "bytes", r->bytes);
+  jw_int(w, "count", r->count);
+  jw_str(w, "datatype", r->datatype);
+  jw_str(w, "status", r->status);
+  if (r->repetitions < 0) jw_null(w, "repetitions"); else jw_int(w, "repetitions", r->repetitions);
+  jw_num(w, "t_min_usec", r->t_min_usec);
+  jw_num(w, "t_max_usec", r->t_max_usec);
+  jw_num(w, "t_avg_usec", r->t_avg_usec);
+  jw_num(w, "mbytes_per_sec", r->mbytes_per_sec);
+  jw_num(w, "msgs_per_sec", r->msgs_per_sec);
+  if (r->defects < 0) jw_null(w, "defects"); else jw_int(w, "defects", r->defects);
+}
+
+void rec_samples(jw_t *w, const summary_t *d, long batch_size, const double *samples_ns) {
+  if (!d || d->n <= 0) {
+    jw_null(w, "distribution");
+    if (d) {
+      jw_arr_begin(w, "samples_ns");
+      jw_arr_end(w);
+    } else {
+      jw_null(w, "samples_ns");
+    }
+    return;
+  }
+  jw_obj_begin(w, "distribution");
+  jw_int(w, "samples", d->n);
+  jw_int(w, "batch_size", batch_size);
+  jw_num(w, "median_usec", d->median);
+  jw_num(w, "ci_low_usec", d->has_ci ? d->ci_low : NAN);
+  jw_num(w, "ci_high_usec", d->has_ci ? d->ci_high : NAN);
+  jw_num(w, "ci_level", d->ci_level);
+  jw_num(w, "ci_coverage", d->has_ci ? d->ci_coverage : NAN);
+  jw_num(w, "q1_usec", d->q1);
+  jw_num(w, "q3_usec", d->q3);
+  jw_num(w, "p5_usec", d->p5);
+  jw_num(w, "p95_usec", d->p95);
+  jw_num(w, "min_usec", d->min);
+  jw_num(w, "max_usec", d->max);
+  jw_obj_end(w);
+  jw_arr_begin(w, "samples_ns");
+  for (int i = 0; i < d->n; i++) jw_num(w, NULL, round(samples_ns[i] * 10.0) / 10.0);
+  jw_arr_end(w);
+}
+
+void rec_close(jw_t *w) {
+  jw_obj_end(w);
+  jw_end_line(w);
+}
+
+void rec_event(jw_t *w, const event_t *ev) {
+  jw_obj_begin(w, NULL);
+  jw_str(w, "type", "event");
+  jw_str(w, "level", ev->level);
+  jw_str(w, "kind", ev->kind);
+  jw_str(w, "message", ev->message);
+  if (ev->benchmark) jw_str(w, "benchmark", ev->benchmark);
+  if (ev->processes > 0) jw_int(w, "processes", ev->processes);
+  if (ev->bytes >= 0) jw_int(w, "bytes", ev->bytes);
+  rec_close(w);
+}
+
+void rec_end(jw_t *w, const run_end_t *end) {
+  jw_obj_begin(w, NULL);
+  jw_str(w, "type", "end");
+  jw_str(w, "status", end->complete ? "complete" : "incomplete");
+  jw_num(w, "elapsed_s", end->elapsed_s);
+  jw_int(w, "results", end->results);
+  load_field(w, "load_average_after", end->load_after);
+  rec_close(w);
+}
