@@ -65,3 +65,15 @@ def test_select_refuses_an_op_without_algorithms():
         name, library_version = "x", "X 1"
     with pytest.raises(A.AlgorithmError, match="Gatherv has no selectable algorithms in x"):
         A.select({}, ["gatherv"], Impl())
+
+
+def test_a_library_without_mpi_t_is_one_line(tmp_path):
+    """mpimark-core mpit exits 5 when MPI_T_init_thread fails; the front end says so in one line."""
+    fake = tmp_path / "core"
+    fake.write_text("#!/bin/sh\necho 'mpimark-core: error: mpit: no MPI_T' >&2\nexit 5\n")
+    fake.chmod(0o755)
+
+    class Impl:
+        name, library_version, env = "old", "Old MPI 1.0", {}
+    with pytest.raises(A.AlgorithmError, match=r"^old \(Old MPI 1.0\) has no MPI tool information interface"):
+        A.mpit_document(Impl(), fake, "x")
