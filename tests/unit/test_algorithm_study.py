@@ -70,3 +70,11 @@ def test_impi_settings_give_ranges():
 def test_markdown_has_a_row_per_size():
     md = shown.markdown(_verdict(), "t")
     assert "| Allreduce | 2 | 1024 | ring |" in md and "wrong data" in md
+
+
+def test_a_plot_per_op_and_np_with_a_line_per_arm():
+    (plot,) = shown.plots(_verdict(), "t")
+    assert plot.name == "t-Allreduce-np2"
+    axes = plot.figure.axes[0]
+    assert sorted(line.get_label() for line in axes.get_lines()) == ["default", "recursive_doubling", "ring"]
+    assert axes.get_xscale() == "log" and axes.get_yscale() == "log"

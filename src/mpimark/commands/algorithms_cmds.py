@@ -228,11 +228,19 @@ def _show(store: Store, study: str, fmt: str) -> None:
 @algorithms_group.command("show")
 @click.argument("study")
 @click.option("--format", "fmt", type=click.Choice(["table", "markdown"]), default="table", show_default=True)
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Also draw one plot per operation and process count (a line per algorithm) into DIR.")
+@click.option("--plot-format", type=click.Choice(["png", "svg"]), default="png", show_default=True)
 @db_option
-def show_command(study: str, fmt: str, db: str | None) -> None:
+def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, db: str | None) -> None:
     """Per operation, process count and size: the best algorithm, its median and 95 % CI, the default's, the speedup."""
     with Store(db) as store:
         _show(store, study, fmt)
+        if plot_dir is not None:
+            from mpimark.presentation import plots as base
+            _, verdict = _load(store, study)
+            for path in base.write(shown.plots(verdict, study), plot_dir, plot_format):
+                note(f"wrote {path}")
 
 
 @algorithms_group.command("tune")

@@ -192,3 +192,33 @@ def impi_settings(found: Mapping[str, Mapping[int, Sequence[Choice]]]) -> dict[s
                 parts.append(f"{alg}:{lo}-{hi if hi is not None else 2147483647}@{p_lo}-{p_hi}")
         settings[f"I_MPI_ADJUST_{op.upper()}"] = ";".join(parts)
     return settings
+
+
+# -- plots -------------------------------------------------------------------------------------------
+
+
+def plots(verdict: Verdict, study: str) -> list:
+    """One plot per (operation, processes): a line per arm (median over size, log axes, 95 % CI band),
+    drawn as `mpimark plot` draws its lines (presentation/plots.py). 0 bytes is left out (log axis)."""
+    from mpimark.presentation import plots as base  # matplotlib only when plotting
+
+    cells: dict[tuple[str, int], dict[str, list[tuple[int, float, tuple | None]]]] = {}
+    for row in verdict.rows:
+        if row.bytes <= 0:
+            continue
+        for e in row.entries:
+            band = (e.ci_low_usec, e.ci_high_usec) if e.ci_low_usec is not None else None
+            cells.setdefault((row.op, row.processes), {}).setdefault(e.arm.name, []).append(
+                (row.bytes, e.median_usec, band))
+    found = []
+    for (op, processes), arms in cells.items():
+        figure, axes = base._figure(f"{op}, {processes} processes: algorithms ({study})", "bytes", "median time [usec]")
+        axes.set_xscale("log", base=2)
+        axes.set_yscale("log")
+        for name, points in sorted(arms.items(), key=lambda item: item[0] != "default"):
+            base._draw(axes, name, points)
+        figure = base._finish(figure, axes, len(arms))
+        if figure is not None:
+            name = f"{base.safe_name(study)}-{base.safe_name(op)}-np{processes}"
+            found.append(base.Plot(name, f"{op}, {processes} processes", figure))
+    return found
