@@ -102,3 +102,22 @@ def test_no_suite_without_list_is_an_error():
     proc = singleton("-npmin", "2")
     assert proc.returncode == 2
     assert "no suite given" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_the_tools_tables_describe_every_record_their_streams_hold(tmp_path):
+    # Every result a tool writes must be a row of its table, or the front end
+    # could not tell what the row is (it refuses unknown names).
+    doc = json.loads(singleton("-list", "-json").stdout)
+    tools = {t["name"]: t for t in doc["tools"]}
+    assert set(tools) == {"mpibench", "b_eff", "startup"}
+    assert all(t["kind"] == "tool" for t in tools.values())
+    assert all(s["kind"] == "imb" for s in doc["suites"])
+    streams = {"startup": ["startup"], "b_eff": ["beff", "-mem", "4", "-out", str(tmp_path / "b")],
+               "mpibench": ["mpibench", "-e", "64", "Bcast", "Barrier"]}
+    for tool, args in streams.items():
+        done = run_core(2, *args)
+        assert done.returncode == 0, done.describe()
+        records = done.records
+        assert records[0]["benchmark_facts"] == tools[tool], tool
+        names = {b["name"] for b in tools[tool]["benchmarks"]}
+        assert {r["benchmark"] for r in records if r["type"] == "result"} <= names, tool

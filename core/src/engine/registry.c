@@ -32,3 +32,9 @@ int suite_names(char *buf, size_t len) {
   }
   return 0;
 }
+
+static const suite_desc *const tool_suites[] = {&suite_mpibench, &suite_beff, &suite_startup};
+
+const suite_desc *tool_suite_at(int i) {
+  return i >= 0 && i < (int)(sizeof(tool_suites) / sizeof(tool_suites[0])) ? tool_suites[i] : NULL;
+}

@@ -149,6 +149,8 @@ typedef struct {
   long rep_test_cap;      /* the suite's compile-time MSGSPERSAMPLE for calibration; 0 means 1000 (IO: 50) */
   int min_mpi_version;    /* MPI major version the kernels need (MPI-4: 4); 0 any. On an older
                              library the rows are listed (-list, facts) but not run */
+  int tool;               /* a stand-alone tool's table (mpibench, b_eff, startup): not a suite word of
+                             the IMB command line; its rows describe the tool's result records */
   /* Collective over MPI_COMM_WORLD before any benchmark runs (IO: -iodir is
    * writable and has room). Returns 0, or -1 on every rank with one line in
    * err on rank 0. NULL: nothing to check. */
@@ -169,7 +171,15 @@ extern const suite_desc suite_mpi4;
 extern const suite_desc suite_ext;
 extern const suite_desc suite_rma;
 extern const suite_desc suite_io;
-/* mpiBench's operations: run by tools/mpibench/mpib_main.c, not named on the IMB command line. */
+/* The tools' tables (.tool = 1), in the order -list -json prints them.
+ * mpiBench's operations are run by tools/mpibench/mpib_main.c through the
+ * engine; b_eff's and startup's rows only describe their result records
+ * (their loops are their own), so the front end knows them as it knows
+ * every benchmark. */
 extern const suite_desc suite_mpibench;
+extern const suite_desc suite_beff;
+extern const suite_desc suite_startup;
+/* The i-th tool table; NULL past the last. */
+const suite_desc *tool_suite_at(int i);
 
 #endif

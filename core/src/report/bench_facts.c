@@ -125,6 +125,7 @@ void bench_facts_write_suite(jw_t *w, const char *key, const suite_desc *s) {
   jw_obj_begin(w, key);
   jw_str(w, "name", s->name);
   jw_str(w, "title", s->title);
+  jw_str(w, "kind", s->tool ? "tool" : "imb");
   jw_bool(w, "runnable", suite_runnable(s));
   if (s->min_mpi_version > 0) {
     char v[16];
@@ -156,6 +157,11 @@ void bench_facts_print(FILE *f, const suite_desc *s) {
     for (int i = 0; suite_at(i); i++) bench_facts_write_suite(&w, NULL, suite_at(i));
   }
   jw_arr_end(&w);
+  if (!s) {
+    jw_arr_begin(&w, "tools");
+    for (int i = 0; tool_suite_at(i); i++) bench_facts_write_suite(&w, NULL, tool_suite_at(i));
+    jw_arr_end(&w);
+  }
   jw_obj_end(&w);
   jw_end_line(&w);
 }

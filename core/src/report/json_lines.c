@@ -1,7 +1,6 @@
 /* The JSON Lines stream of docs/results-format.md: one record per line,
  * flushed as soon as it is written so a killed run keeps what it finished. */
 #include "report/reporter.h"
-#include "report/bench_facts.h"
 #include "engine/datatypes.h"
 #include "report/records.h"
 
@@ -59,13 +58,12 @@ static void write_options(jw_t *w, const options_t *o) {
 
 static void json_run_begin(reporter_t *r, const run_info_t *in) {
   jw_t *w = &file.jw;
-  rec_run_begin(w, in, in->suite->name);
+  rec_run_begin(w, in, in->suite);
   write_options(w, in->opt);
   if (in->cpu_mflops > 0) jw_num(w, "cpu_exploit_mflops", in->cpu_mflops);
   jw_arr_begin(w, "benchmarks");
   for (int i = 0; i < in->n_benchmarks; i++) jw_str(w, NULL, in->benchmarks[i]->name);
   jw_arr_end(w);
-  bench_facts_write_suite(w, "benchmark_facts", in->suite);
   rec_close(w);
 }
 

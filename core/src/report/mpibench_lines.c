@@ -54,7 +54,7 @@ static void json_run_begin(reporter_t *r, const run_info_t *in) {
   const mpib_run_t *run = json_run;
   const mpib_opts_t *o = run->o;
   jw_t *w = &file.jw;
-  rec_run_begin(w, in, "mpibench");
+  rec_run_begin(w, in, &suite_mpibench);
   jw_obj_begin(w, "options");
   jw_int(w, "b_bytes", (int64_t)o->start);
   jw_int(w, "e_bytes", (int64_t)o->stop);

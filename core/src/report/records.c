@@ -1,4 +1,5 @@
 #include "report/records.h"
+#include "report/bench_facts.h"
 #include "tools/mpit/mpit.h"
 #include "engine/sysinfo.h"
 
@@ -34,7 +35,7 @@ static void load_field(jw_t *w, const char *key, const double load[3]) {
   jw_arr_end(w);
 }
 
-void rec_run_begin(jw_t *w, const run_info_t *in, const char *suite) {
+void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_obj_begin(w, NULL);
   jw_str(w, "type", "run");
   jw_int(w, "schema_version", SCHEMA_VERSION);
@@ -42,7 +43,7 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const char *suite) {
   jw_str(w, "name", "mpimark-core");
   jw_str(w, "version", MPIMARK_VERSION);
   jw_obj_end(w);
-  jw_str(w, "suite", suite);
+  jw_str(w, "suite", suite->name);
   jw_arr_begin(w, "command_line");
   for (int i = 0; i < in->argc; i++) jw_str(w, NULL, in->argv[i]);
   jw_arr_end(w);
@@ -77,6 +78,7 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const char *suite) {
   jw_num(w, "mpi_wtick_s", in->mpi_wtick);
   jw_obj_end(w);
   load_field(w, "load_average_before", in->load_before);
+  bench_facts_write_suite(w, "benchmark_facts", suite);
 }
 
 static const char *status_name(result_status_t s) {

@@ -25,9 +25,10 @@ void rec_file_close(rec_file_t *rf);
 
 /* Opens the run record and writes its common fields (type, schema_version,
  * tool, suite, command_line, start_utc, mpi, hosts, processes, cores_online,
- * oversubscribed, uname, timer, load_average_before). The caller adds
+ * oversubscribed, the placement, uname, timer, load_average_before) and the
+ * facts of the suite's (or tool's) table, benchmark_facts. The caller adds
  * "options", "benchmarks" (both required) and its own fields, then rec_close. */
-void rec_run_begin(jw_t *w, const run_info_t *in, const char *suite);
+void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite);
 
 /* The fields every result record has, up to "defects". */
 typedef struct {

@@ -103,3 +103,14 @@ def suite_and_args(words: tuple[str, ...]) -> tuple[str, list[str]]:
     if args and args[0].lower() in suites:
         return args[0].lower(), args[1:]
     return suites[0], args
+
+
+def launcher_options(function):
+    """--launcher mpiexec|srun and --srun-mpi PLUGIN (execution/slurm.py)."""
+    function = click.option("--srun-mpi", metavar="PLUGIN",
+                            help="srun's --mpi plugin [default: $SLURM_MPI_TYPE, else pmix for Open MPI, "
+                                 "pmi2 for MPICH and Intel MPI].")(function)
+    return click.option("--launcher", type=click.Choice(("mpiexec", "srun")),
+                        help="Start the ranks with the implementation's mpiexec, or with Slurm's srun "
+                             "[default: srun inside a Slurm allocation when it has the PMI plugin needed, "
+                             "else mpiexec].")(function)

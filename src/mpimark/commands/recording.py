@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from mpimark.execution import launch, matrix
+from mpimark.execution import launch, matrix, slurm
 from mpimark.execution.mpi import MpiImpl
 from mpimark.execution.placement import Placement
 from mpimark.storage import studies
@@ -24,19 +24,23 @@ from mpimark.storage.store import Store
 
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
                json_path: Path | str, *, timeout: float | None = None, quiet: bool = False,
-               stamp_env: str | None = None, placement: Placement = Placement()) -> tuple[int, launch.Outcome]:
+               stamp_env: str | None = None, placement: Placement = Placement(),
+               srun: slurm.Srun | None = None) -> tuple[int, launch.Outcome]:
     """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
 
     What `mpimark run` does for its one launch and `mpimark matrix` for each
     of its launches. An exception from the store ends the job and propagates.
     The placement asked for is stored with the run (None when it is the default).
+    srun: launch with Slurm's srun (slurm.resolve) instead of impl's mpiexec.
     """
-    argv, env = launch.command(impl, processes, core, suite, args, json_path, placement)
+    argv, env = launch.command(impl, processes, core, suite, args, json_path, placement, srun=srun)
+    count_hint = srun.hint if srun else None
     run_id = store.begin_run(launch_command=argv, environment=env, mpi_name=impl.name,
                              mpi_prefix=impl.prefix, requested_processes=processes, suite=suite,
                              placement=None if placement.is_default else placement.to_record())
     outcome = launch.run(argv, env, json_path, lambda record: store.add_record(run_id, record),
-                         impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env)
+                         impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env,
+                         count_hint=count_hint)
     store.finish_run(run_id, outcome.status, outcome.message)
     return run_id, outcome
 
@@ -44,10 +48,12 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
                suite: str, args: Sequence[str], *, timeout: float | None = None, quiet: bool = True,
                on_start: Callable[[matrix.Launch], None] = lambda planned: None,
                on_done: Callable[[matrix.Done], None] = lambda done: None,
-               placement: Placement = Placement(), args_for: Mapping[str, Sequence[str]] | None = None,
+               placement: Placement = Placement(),
+               srun: dict[str, slurm.Srun | None] | None = None, args_for: Mapping[str, Sequence[str]] | None = None,
                placement_for: Mapping[str, Placement] | None = None) -> list[matrix.Done]:
     """Launch each in order, store it as a run and add it to study; stop after an interrupted one.
 
+    srun: by label, Slurm's srun to launch with instead of the implementation's mpiexec.
     args_for and placement_for give a label arguments or a placement of its
     own (`mpimark algorithms study`: each algorithm its benchmark and the
     variables that force it); the others take args and placement.
@@ -63,7 +69,7 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
                 store, member.impl, planned.processes, member.core, suite,
                 matrix.core_args((args_for or {}).get(planned.label, args), planned.processes),
                 Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet,
-                placement=(placement_for or {}).get(planned.label, placement))
+                placement=(placement_for or {}).get(planned.label, placement), srun=(srun or {}).get(planned.label))
             studies.add_run(store, study, run_id, planned.label)
             done = matrix.Done(planned, run_id, outcome.status, outcome.message, outcome.results,
                                time.monotonic() - started, load)

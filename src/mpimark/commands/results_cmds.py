@@ -11,7 +11,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.commands import console, db_option, error_line
+from mpimark.commands import console, db_option, error_line, jobs, note
 from mpimark.presentation import imb_text, placement, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
@@ -37,21 +37,29 @@ def runs(db: str | None) -> None:
         click.echo(f"no runs stored in {path}")
         return
     with Store(path, create=False) as store:
+        for done in jobs.refresh(store, news=note):  # Slurm jobs: their state now, and the ended ones stored
+            note(jobs.describe(done))
         rows = store.runs()
+        slurm_jobs = {job.run_id: job for job in store.jobs()}
     if not rows:
         click.echo(f"no runs stored in {path}")
         return
     table = Table(title=Text(f"runs in {path}"), title_justify="left")
-    for header, justify in (("id", "right"), ("started", "left"), ("status", "left"), ("suite", "left"),
-                            ("MPI", "left"), ("processes", "right"), ("nodes × ranks", "right"), ("hosts", "left"),
-                            ("results", "right")):
+    headers = [("id", "right"), ("started", "left"), ("status", "left"), ("suite", "left"), ("MPI", "left"),
+               ("processes", "right"), ("nodes × ranks", "right"), ("hosts", "left"), ("results", "right")]
+    for header, justify in headers:
         table.add_column(header, justify=justify)
+    if slurm_jobs:
+        table.add_column("Slurm job", no_wrap=True)
     for row in rows:
         style = None if row.status == "complete" else "yellow"
-        table.add_row(*(Text(str(cell)) for cell in (  # Text: no rich markup in host or MPI names
-            row.id, row.started_utc, row.status, row.suite, _mpi(row),
-            row.processes or row.requested_processes, placement.shape(row.nodes, row.ranks_per_node),
-            ", ".join(row.hosts), row.results)), style=style)
+        cells = [row.id, row.started_utc, row.status, row.suite, _mpi(row), row.processes or row.requested_processes,
+                 placement.shape(row.nodes, row.ranks_per_node), ", ".join(row.hosts), row.results]
+        if slurm_jobs:
+            job = slurm_jobs.get(row.id)
+            reason = f" ({job.reason})" if job and job.reason else ""
+            cells.append("" if job is None else f"{job.job_id} {job.state}{reason}")
+        table.add_row(*(Text(str(cell)) for cell in cells), style=style)  # Text: no rich markup in names
     console(sys.stdout).print(table)
 
 
@@ -68,7 +76,16 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
     one table, with the median over them.
     """
     with Store(db, create=False) as store:
+        unstored = [job for job in (store.job(run_id) for run_id in run_ids) if job and not job.collected_utc]
+        if unstored:
+            for done in jobs.refresh(store, unstored, news=note):
+                note(jobs.describe(done))
         loaded = [(store.run(run_id), store.records(run_id)) for run_id in run_ids]
+        for run_id in run_ids:
+            job = store.job(run_id)
+            if job and not job.collected_utc:  # still queued or running: say so, there is nothing to show yet
+                note(f"run {run_id} is Slurm job {job.job_id}, {job.state}" + (f" ({job.reason})" if job.reason else "")
+                     + f"; its files are in {job.directory}")
     if len(loaded) > 1 and not stats and all(tools.module_for(r, row.suite) is tools.startup for row, r in loaded):
         for row, _ in loaded:
             click.echo(describe(row))

@@ -17,9 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, note, recording, tilde
-from mpimark.commands.options import EXIT_INTERRUPTED, mpi_options, PassThroughCommand, placement, placement_options, \
-    suite_and_args
-from mpimark.execution import build, mpi
+from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, mpi_options, PassThroughCommand, \
+    placement, placement_options, suite_and_args
+from mpimark.execution import build, mpi, slurm
 from mpimark.records import benchmarks
 from mpimark.storage.store import Store
 
@@ -29,6 +29,7 @@ from mpimark.storage.store import Store
 @click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[SUITE] [BENCHMARK...] [IMB OPTIONS...]")
 @click.option("-n", "--np", "processes", type=click.IntRange(min=1), required=True, help="Number of MPI processes.")
 @mpi_options
+@launcher_options
 @placement_options
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Kill the job after this long and mark the run failed.")
@@ -38,7 +39,8 @@ from mpimark.storage.store import Store
 @click.option("--quiet", is_flag=True, help="Do not print IMB's tables.")
 @click.pass_context
 def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
-        timeout: float | None, db: str | None, json_file: str | None, quiet: bool, **placement_params) -> None:
+        launcher: str | None, srun_mpi: str | None, timeout: float | None, db: str | None, json_file: str | None,
+        quiet: bool, **placement_params) -> None:
     """Run benchmarks under MPI and store every result.
 
     SUITE is mpi1 (the default), nbc, mpi4 (MPI-4 libraries only), ext, rma
@@ -46,17 +48,21 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
     options (-msglog 0:10, -time 1, -npmin 2, -multi 0, -check, ...) go to
     the core unchanged: `mpimark run mpi1 PingPong Allreduce -n 2 -msglog 0:10`.
     --hosts/--hostfile, --ppn, --bind, --env and --launcher-arg say where and
-    how the ranks run (docs/clusters.md).
+    how the ranks run (docs/clusters.md). Inside a Slurm allocation (salloc,
+    a batch job) the ranks are started with srun when it has the PMI plugin
+    the implementation needs; outside, with the implementation's mpiexec.
+    `mpimark submit` makes a batch job.
     """
     suite, core_args = suite_and_args(words)
     where = placement(placement_params, [processes])
     impl = mpi.find(mpi_name, mpi_prefix)
     _check_standard(suite, impl)
+    srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
     with Store(db) as store, tempfile.TemporaryDirectory(prefix="mpimark-run-") as scratch:
         json_path = Path(json_file).resolve() if json_file else Path(scratch) / "results.jsonl"
         run_id, outcome = recording.run_stored(store, impl, processes, core, suite, core_args, json_path,
-                                               timeout=timeout, quiet=quiet, placement=where)
+                                               timeout=timeout, quiet=quiet, placement=where, srun=srun)
     note(f"stored as run {run_id} in {tilde(store.path)}")
     if outcome.status != "complete":
         error_line(f"run {run_id} {outcome.status}: {outcome.message}")

@@ -19,9 +19,9 @@ from rich.text import Text
 
 from mpimark.analysis.statistics import MIN_SAMPLES
 from mpimark.commands import console, db_option, error_line, note, recording
-from mpimark.commands.options import EXIT_INTERRUPTED, PassThroughCommand, placement, placement_options, \
-    suite_and_args
-from mpimark.execution import build, matrix, mpi
+from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, PassThroughCommand, placement, \
+    placement_options, suite_and_args
+from mpimark.execution import build, matrix, mpi, slurm
 from mpimark.storage import studies
 from mpimark.storage.store import default_path, Store, StoreError
 
@@ -76,12 +76,14 @@ def _members(names: list[str]) -> list[matrix.Member]:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Kill a launch after this long and store it as failed; the study goes on.")
 @click.option("--tables", is_flag=True, help="Print IMB's tables of every launch.")
+@launcher_options
 @placement_options
 @db_option
 @click.pass_context
 def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, counts: str, repeat: int,
                    shuffle: bool, seed: int | None, study: str | None, append: bool, timeout: float | None,
-                   tables: bool, db: str | None, **placement_params) -> None:
+                   tables: bool, launcher: str | None, srun_mpi: str | None, db: str | None,
+                   **placement_params) -> None:
     """Run the same benchmarks under several MPI implementations and process counts, as one study.
 
     Builds the core for each implementation first, then launches round robin:
@@ -107,6 +109,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
     if existing and not append:
         raise StoreError(f"study {study!r} exists already ({len(existing)} runs); give another --study name, "
                          "or --append to add to it")
+    srun = {label: slurm.resolve(launcher, mpi.find(label).kind, srun_mpi) for label in labels}  # before building
     members = _members(labels)
     launches = matrix.plan(labels, process_counts, repeat, seed)
     if 1 < repeat < MIN_SAMPLES:
@@ -140,7 +143,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
 
         by_label = {m.label: m for m in members}
         recording.run_matrix(store, study, launches, by_label, suite, core_args, timeout=timeout, quiet=not tables,
-                             on_start=started, on_done=ended, placement=where)
+                             on_start=started, on_done=ended, placement=where, srun=srun)
     _print_summary(study, done, members, process_counts, db)
     bad = [d for d in done if d.status != "complete"]
     if len(done) < len(launches) or (done and done[-1].status == "interrupted"):

@@ -22,8 +22,9 @@ from pathlib import Path
 import click
 
 from mpimark.commands import db_option, error_line, note, recording, tilde
-from mpimark.commands.options import EXIT_INTERRUPTED, mpi_options, PassThroughCommand, placement, placement_options
-from mpimark.execution import build, launch, mpi
+from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, mpi_options, PassThroughCommand, \
+    placement, placement_options
+from mpimark.execution import build, launch, mpi, slurm
 from mpimark.execution.placement import Placement
 from mpimark.presentation.tools import beff as beff_view, mpibench as mpibench_view, startup as startup_view
 from mpimark.storage.store import Store
@@ -41,6 +42,7 @@ def _common(function):
     function = db_option(function)
     function = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
                             help="Kill the job after this long and mark the run failed.")(function)
+    function = launcher_options(function)
     function = mpi_options(function)
     return click.option("-n", "--np", "processes", type=click.IntRange(min=1), required=True,
                         help="Number of MPI processes.")(function)
@@ -69,12 +71,14 @@ def _out_dir(out: str | None) -> Path | None:
 
 def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | None, db: str | None,
             timeout: float | None, json_file: str | None, args: list[str], *, quiet: bool = False,
-            repeat: int = 1, stamp_env: str | None = None, each=None, where: Placement = Placement()):
+            repeat: int = 1, stamp_env: str | None = None, each=None, where: Placement = Placement(),
+            launcher: str | None = None, srun_mpi: str | None = None):
     """Launch the tool `repeat` times, each a stored run; yield (run_id, outcome, records, db path) per launch.
 
     Stops after a launch that did not complete (it is stored, with why).
     """
     impl = mpi.find(mpi_name, mpi_prefix)
+    srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
     with Store(db) as store, tempfile.TemporaryDirectory(prefix=f"mpimark-{tool}-") as scratch:
         for index in range(repeat):
@@ -85,7 +89,8 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
             else:
                 json_path = Path(scratch) / f"{tool}-{index + 1}.jsonl"
             run_id, outcome = recording.run_stored(store, impl, processes, core, tool, args, json_path,
-                                                   timeout=timeout, quiet=quiet, stamp_env=stamp_env, placement=where)
+                                                   timeout=timeout, quiet=quiet, stamp_env=stamp_env, placement=where,
+                                                   srun=srun)
             records = store.records(run_id)
             if each is not None:
                 each(index, run_id, outcome)
@@ -114,8 +119,8 @@ def _fail_if_incomplete(ctx: click.Context, run_id: int, outcome: launch.Outcome
 @click.option("--quiet", is_flag=True, help="Do not print the core's output (the b_eff table is still printed).")
 @click.pass_context
 def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
-         timeout: float | None, db: str | None, json_file: str | None, mem_mb: int | None, out: str,
-         quiet: bool, **placement_params) -> None:
+         launcher: str | None, srun_mpi: str | None, timeout: float | None, db: str | None, json_file: str | None,
+         mem_mb: int | None, out: str, quiet: bool, **placement_params) -> None:
     """b_eff, HLRS's effective bandwidth (docs/beff.md); the run is stored.
 
     b_eff's own options go to the core as they are: -short, -test (quick, not
@@ -140,7 +145,8 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
     prefix = directory / BEFF_PREFIX
     args += ["-out", str(prefix)]
     for run_id, outcome, records, db_path in _launch("beff", processes, mpi_name, mpi_prefix, db, timeout,
-                                                      json_file, args, quiet=quiet, where=where):
+                                                      json_file, args, quiet=quiet, where=where, launcher=launcher,
+                                                      srun_mpi=srun_mpi):
         note(f"stored as run {run_id} in {tilde(db_path)}")
         if beff_view.summary(records) is not None:
             beff_view.write_png(records, prefix.with_suffix(beff_view.PNG_SUFFIX))
@@ -161,8 +167,8 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
 @click.option("--quiet", is_flag=True, help="Do not print mpiBench's lines as they are measured.")
 @click.pass_context
 def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None,
-             mpi_prefix: str | None, timeout: float | None, db: str | None, json_file: str | None, out: str | None,
-             quiet: bool, **placement_params) -> None:
+             mpi_prefix: str | None, launcher: str | None, srun_mpi: str | None, timeout: float | None,
+             db: str | None, json_file: str | None, out: str | None, quiet: bool, **placement_params) -> None:
     """LLNL mpiBench: collectives over message sizes and sub-communicators (docs/mpibench.md); stored.
 
     mpiBench's options and operations go to the core as they are:
@@ -177,7 +183,8 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy"})
     directory = _out_dir(out)
     for run_id, outcome, records, db_path in _launch("mpibench", processes, mpi_name, mpi_prefix, db, timeout,
-                                                      json_file, args, quiet=quiet, where=where):
+                                                      json_file, args, quiet=quiet, where=where, launcher=launcher,
+                                                      srun_mpi=srun_mpi):
         note(f"stored as run {run_id} in {tilde(db_path)}")
         if directory is not None:
             path = directory / "mpibench.txt"
@@ -202,6 +209,7 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
 @click.option("--verbose", is_flag=True, help="Print the core's output of every launch.")
 @click.pass_context
 def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
+            launcher: str | None, srun_mpi: str | None,
             timeout: float | None, db: str | None, json_file: str | None, repeat: int, hello: bool, init_only: bool,
             out: str | None, verbose: bool, **placement_params) -> None:
     """MPI start-up time (docs/startup.md): K launches, shown as RIKEN's table; each launch is stored.
@@ -238,7 +246,8 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     db_path = None
     for run_id, outcome, records, db_path in _launch("startup", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=not verbose, repeat=repeat,
-                                                      stamp_env=LAUNCH_ENV, each=progress, where=where):
+                                                      stamp_env=LAUNCH_ENV, each=progress, where=where, launcher=launcher,
+                                                      srun_mpi=srun_mpi):
         ids.append(run_id)
         if outcome.status != "complete":
             failed = (run_id, outcome)

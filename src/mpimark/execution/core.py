@@ -48,7 +48,7 @@ def benchmark_facts(path: Path | None = None) -> list[dict]:
     key = hashlib.sha256(f"{core.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()[:16]
     cached = cache_dir() / "facts" / f"{key}.json"
     try:
-        return json.loads(cached.read_text(encoding="utf-8"))["suites"]
+        return _tables(json.loads(cached.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError):
         pass
     try:
@@ -65,4 +65,9 @@ def benchmark_facts(path: Path | None = None) -> list[dict]:
     scratch = cached.with_suffix(f".{os.getpid()}.tmp")
     scratch.write_text(proc.stdout, encoding="utf-8")
     scratch.replace(cached)  # readers never see half a file
-    return doc["suites"]
+    return _tables(doc)
+
+
+def _tables(doc: dict) -> list[dict]:
+    """The IMB suites, then the tools' tables (each says which it is: kind)."""
+    return [*doc["suites"], *doc.get("tools", [])]

@@ -39,7 +39,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
     TimeRemainingColumn
 
 from mpimark.execution.mpi import cores, identify, launch_flags, MpiImpl
-from mpimark.execution.placement import Placement, launcher_args, launcher_for
+from mpimark.execution.placement import launcher_args, launcher_env, launcher_for, Placement
+from mpimark.execution.slurm import Srun
 from mpimark.records.results import parse_record
 
 GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down
@@ -62,14 +63,20 @@ class Outcome:
 
 
 def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
-            json_path: Path | str, placement: Placement = Placement()) -> tuple[list[str], dict[str, str]]:
+            json_path: Path | str, placement: Placement = Placement(), *,
+            srun: Srun | None = None) -> tuple[list[str], dict[str, str]]:
     """The launch argv and its environment (the caller's plus what impl needs).
 
     placement's words (placement.launcher_args) go after the launcher's own
     flags and before `-n N`; its --env variables travel on the launch line,
     not in the launcher's environment, so a rank has them only if the
-    launcher delivered them.
+    launcher delivered them. With srun (execution/slurm.py) in place of
+    impl's mpiexec, they go into srun's environment, which srun hands on.
     """
+    if srun is not None:
+        words = srun.words(processes, launcher_args(placement, "srun", processes))
+        argv = [*words, str(core), suite, *args, "-json", str(json_path)]
+        return argv, {**os.environ, **impl.env, **launcher_env(placement, "srun")}
     words = launcher_args(placement, launcher_for(impl.kind), processes)
     # Open MPI's --oversubscribe is about the ranks on one host; with hosts, that is K of them.
     per_host = placement.ranks_per_host(processes) if placement.hosts else processes
@@ -78,11 +85,44 @@ def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: l
     return argv, {**os.environ, **impl.env}
 
 
-def check_run_record(record: dict, impl: MpiImpl, processes: int) -> str | None:
+def judge(json_path: Path | str, stderr_text: str, returncode: int | None, *, impl: MpiImpl,
+          processes: int, launcher: str, count_hint: str | None = None) -> tuple[list[dict], Outcome]:
+    """A launch that ran elsewhere (a batch job), judged from what it left as run() judges a live one.
+
+    The records of the stream (a cut-off last line dropped), the core's error
+    lines and the launcher's from its stderr, and the launcher's exit status
+    (None when it did not get to write one) give the same statuses and
+    messages as run(); nothing is printed.
+    """
+    seen = _Seen(impl, processes, count_hint)
+    records: list[dict] = []
+    for record in _Tail(Path(json_path)).read(seen, final=True):
+        if seen.mismatch:
+            break
+        records.append(record)
+        seen.records += 1
+        kind = record["type"]
+        if kind == "run":
+            seen.run = record
+            seen.mismatch = check_run_record(record, impl, processes, count_hint)
+        elif kind == "result":
+            seen.results += 1
+        elif kind == "end":
+            seen.end = record
+    lines = stderr_text.splitlines()
+    core_errors = [line[len(CORE_ERROR):].strip() for line in lines if line.startswith(CORE_ERROR)]
+    launcher_lines = [line + "\n" for line in lines if not line.startswith((CORE_ERROR, CORE_WARNING))]
+    status, message = _verdict(None, returncode, seen, core_errors, launcher_lines, None, launcher)
+    return records, Outcome(status, message, returncode, seen.records, seen.results)
+
+
+def check_run_record(record: dict, impl: MpiImpl, processes: int, count_hint: str | None = None) -> str | None:
     """Why the run record shows that something else than asked for was started, or None.
 
     A launcher of one implementation starting a core linked with another
-    starts N singletons, each reporting 1 process (and all writing one file).
+    starts N singletons, each reporting 1 process (and all writing one file);
+    so does srun with a PMI plugin the library does not speak (count_hint
+    then says what to do instead of naming mpiexec).
     """
     got, library = record["processes"], record["mpi"]["library_version"]
     chosen = f"{impl.name} ({impl.vendor} {impl.version})"
@@ -96,13 +136,14 @@ def check_run_record(record: dict, impl: MpiImpl, processes: int) -> str | None:
         return (f"the core runs on {other}, not on {chosen}: it is linked with another MPI library; "
                 f"rebuild with 'mpimark build --mpi {impl.name}' and check LD_LIBRARY_PATH")
     if got != processes:
-        return f"the core reports {got} process(es), not the {processes} asked for; check {impl.mpiexec}"
+        fix = count_hint or f"check {impl.mpiexec}"
+        return f"the core reports {got} process(es), not the {processes} asked for; {fix}"
     return None
 
 
 def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: Callable[[dict], None], *,
         impl: MpiImpl, processes: int, timeout: float | None = None, quiet: bool = False,
-        stamp_env: str | None = None) -> Outcome:
+        stamp_env: str | None = None, count_hint: str | None = None) -> Outcome:
     """Run the launch command to its end (or the watchdog's), streaming records to on_record.
 
     stamp_env names an environment variable set to the wall-clock time in ns
@@ -111,7 +152,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
     and the time the launcher was seen to exit.
     An exception from on_record (the store failing) ends the job and propagates.
     """
-    seen = _Seen(impl, processes)
+    seen = _Seen(impl, processes, count_hint)
     display = _Display(quiet)
     # The core truncates the file when it opens it, which may be after the
     # first read here: old lines in it must not pass for this run's.
@@ -178,6 +219,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
 class _Seen:
     impl: MpiImpl
     processes: int
+    count_hint: str | None = None
     run: dict | None = None
     end: dict | None = None
     records: int = 0
@@ -195,7 +237,7 @@ def _take(record: dict, seen: _Seen, on_record: Callable[[dict], None], display:
     if kind == "run":
         seen.run = record
         # Set, it ends the job: N singletons would each run the whole benchmark list.
-        seen.mismatch = check_run_record(record, seen.impl, seen.processes)
+        seen.mismatch = check_run_record(record, seen.impl, seen.processes, seen.count_hint)
     elif kind == "result":
         seen.results += 1
     elif kind == "end":

@@ -14,6 +14,10 @@ command line, which go after the launcher's own flags and before `-n N`:
 | `--env N=V` | `-x N=V` | `-genv N V` |
 | `--launcher-arg A` | `A` | `A` |
 
+Slurm's srun (`--launcher srun`): hosts `--nodelist=a,b --nodes=2`, K ranks
+each `--ntasks-per-node=K`, `--bind core` `--cpu-bind=cores`; `--env N=V` is
+set in srun's own environment (launcher_env), which srun hands to every rank.
+
 With hosts and no `--ppn`, K is ceil(N / hosts). Either way the ranks fill
 the hosts in order, K at a time (rank 0..K-1 on the first host): one layout
 whatever the implementation, where the launchers' own defaults differ
@@ -268,6 +272,35 @@ def _hydra(placement: Placement, processes: int) -> list[str]:
     return words
 
 
+# --bind for srun's --cpu-bind
+SRUN_BINDS = {"core": "cores", "socket": "sockets", "none": "none"}
+
+
+def _srun(placement: Placement, processes: int) -> list[str]:
+    """Slurm's srun (execution/slurm.py puts --mpi and --ntasks first). Hosts must lie in the allocation."""
+    words = []
+    if placement.hosts:
+        words += [f"--nodelist={','.join(placement.hosts)}", f"--nodes={len(placement.hosts)}"]
+    per_host = placement.ranks_per_host(processes)
+    if per_host is not None:
+        words.append(f"--ntasks-per-node={per_host}")
+        if not placement.hosts:
+            words.append(f"--nodes={math.ceil(processes / per_host)}")
+    if placement.bind:
+        words.append(f"--cpu-bind={SRUN_BINDS[placement.bind]}")
+    return words  # --env: in srun's own environment (launcher_env), which srun passes to every rank
+
+
+def launcher_env(placement: Placement, launcher: str | None) -> dict[str, str]:
+    """Variables a launcher must find in its own environment to give every rank placement's --env.
+
+    srun passes its whole environment on (--export=ALL, its default); its
+    --export=ALL,N=V cannot carry a value with a comma, and MPIMARK_RECORD_ENV
+    is a comma-separated list. The other launchers take --env as words.
+    """
+    return dict(_with_record_env(placement.env)) if launcher == "srun" else {}
+
+
 def _with_record_env(env: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
     if not env:
         return []
@@ -279,6 +312,7 @@ def _with_record_env(env: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
 TRANSLATORS: dict[str, Callable[[Placement, int], list[str]]] = {
     "openmpi": _openmpi,
     "hydra": _hydra,
+    "srun": _srun,
 }
 # MPI kind (MpiImpl.kind) -> the launcher its mpiexec is.
 LAUNCHER_OF_KIND = {"openmpi": "openmpi", "mpich": "hydra", "impi": "hydra"}

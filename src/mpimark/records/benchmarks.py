@@ -83,12 +83,13 @@ class Suite:
     title: str  # "<title> part" in the text header
     needs_mpi: tuple[int, int] | None  # the MPI standard the suite needs, e.g. (4, 0)
     benchmarks: dict[str, Benchmark]
+    tool: bool = False  # a stand-alone tool's table (mpibench, b_eff, startup), not an IMB suite word
 
     @classmethod
     def from_facts(cls, f: dict) -> Suite:
         needs = tuple(int(x) for x in f["needs_mpi"].split(".")[:2]) if f.get("needs_mpi") else None
         return cls(f["name"], f["title"], needs, {b["name"]: Benchmark.from_facts(f["name"], b)
-                                                  for b in f["benchmarks"]})
+                                                  for b in f["benchmarks"]}, tool=f.get("kind") == "tool")
 
 
 class Catalog:
@@ -188,5 +189,5 @@ def table_layout(name: str, suite: str | None = None, multi: int | None = None,
 
 
 def suite_names() -> list[str]:
-    """The core's suites, in its order."""
-    return list(core_catalog().suites)
+    """The core's IMB suites (the suite words of its command line), in its order."""
+    return [name for name, suite in core_catalog().suites.items() if not suite.tool]

@@ -29,6 +29,8 @@ from mpimark.errors import MpimarkError
 APPLICATION_ID = 0x6D706D6B
 BUSY_TIMEOUT_S = 5.0
 FINAL_STATUSES = ("complete", "incomplete", "failed", "interrupted")
+# A run submitted as a Slurm batch job is 'pending' until Slurm starts it, then 'running'.
+JOB_STATUSES = ("pending", "running")
 
 # Environment variables that steer an MPI library or its launcher; only these
 # are stored with a run (the rest of an environment may hold secrets).
@@ -132,6 +134,59 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """UPDATE runs SET nodes = 1, ranks_per_node = '[' || processes || ']'
             WHERE processes IS NOT NULL AND hosts LIKE '["%"]' AND hosts NOT LIKE '%","%'""",
     ),
+    (
+        # 4: Slurm batch jobs. A run gets status 'pending' (submitted, not started);
+        # SQLite cannot change a CHECK, so runs is rebuilt (with foreign keys off,
+        # see _migrate, so results and events keep their rows).
+        """CREATE TABLE runs_new (
+            id INTEGER PRIMARY KEY,
+            started_utc TEXT NOT NULL,
+            finished_utc TEXT,
+            status TEXT NOT NULL
+                CHECK (status IN ('pending', 'running', 'complete', 'incomplete', 'failed', 'interrupted')),
+            status_message TEXT,
+            suite TEXT NOT NULL,
+            mpi_name TEXT,
+            mpi_prefix TEXT,
+            mpi_library_version TEXT,
+            mpi_standard_version TEXT,
+            requested_processes INTEGER NOT NULL,
+            processes INTEGER,
+            hosts TEXT,
+            launch_command TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            record_count INTEGER NOT NULL DEFAULT 0,
+            run_seq INTEGER,
+            run_record TEXT,
+            end_seq INTEGER,
+            end_status TEXT,
+            elapsed_s REAL,
+            results_reported INTEGER,
+            load_average_after TEXT,
+            end_record TEXT,
+            placement TEXT,
+            nodes INTEGER,
+            ranks_per_node TEXT
+        )""",
+        """INSERT INTO runs_new SELECT id, started_utc, finished_utc, status, status_message, suite, mpi_name,
+            mpi_prefix, mpi_library_version, mpi_standard_version, requested_processes, processes, hosts,
+            launch_command, environment, record_count, run_seq, run_record, end_seq, end_status, elapsed_s,
+            results_reported, load_average_after, end_record, placement, nodes, ranks_per_node FROM runs""",
+        "DROP TABLE runs",
+        "ALTER TABLE runs_new RENAME TO runs",
+        """CREATE TABLE slurm_jobs (
+            run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+            job_id TEXT NOT NULL,
+            cluster TEXT,
+            directory TEXT NOT NULL,        -- the job's files (execution.slurm.JobFiles)
+            submitted_utc TEXT NOT NULL,
+            state TEXT NOT NULL,            -- Slurm's JobState, as last seen
+            reason TEXT,                    -- Slurm's Reason, as last seen
+            checked_utc TEXT,
+            collected_utc TEXT,             -- set when the job's files were stored
+            mpi TEXT NOT NULL               -- JSON: the implementation, to check the run record against
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
@@ -139,6 +194,22 @@ SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrati
 
 class StoreError(MpimarkError):
     """The results database cannot do what was asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class JobRow:
+    """A run submitted to Slurm (mpimark submit)."""
+
+    run_id: int
+    job_id: str
+    cluster: str | None
+    directory: str
+    submitted_utc: str
+    state: str
+    reason: str | None
+    checked_utc: str | None
+    collected_utc: str | None
+    mpi: dict
 
 
 @dataclass(frozen=True)
@@ -305,6 +376,10 @@ class Store:
         self._check_identity(version, app)
         if version == SCHEMA_VERSION:
             return
+        # A migration may rebuild a table others refer to: with foreign keys on,
+        # dropping the old one would delete every result (the pragma is a no-op
+        # inside a transaction, so it is set before BEGIN and checked before COMMIT).
+        conn.execute("PRAGMA foreign_keys=OFF")
         conn.execute("BEGIN IMMEDIATE")
         try:
             # Read again under the write lock: another process may have migrated meanwhile.
@@ -315,13 +390,20 @@ class Store:
             for number in range(version, SCHEMA_VERSION):
                 for statement in MIGRATIONS[number]:
                     conn.execute(statement)
+            if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                raise StoreError(f"{self.path}: migrating the database broke a reference between its tables; "
+                                 "nothing was changed (please report it)")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        finally:
+            if not conn.in_transaction:
+                conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("COMMIT")
+        conn.execute("PRAGMA foreign_keys=ON")
 
     def _check_identity(self, version: int, app: int) -> None:
         if app not in (0, APPLICATION_ID) or (version > 0 and app != APPLICATION_ID):
@@ -369,42 +451,49 @@ class Store:
 
     def add_record(self, run_id: int, record: dict) -> None:
         """Store one record of the stream (run, result, event or end) and commit."""
+        text = self._record_text(run_id, record)
+        with self.transaction() as conn:
+            self._add(conn, run_id, record, text)
+
+    def _record_text(self, run_id: int, record: dict) -> str:
         kind = record.get("type") if isinstance(record, dict) else None
         if kind not in ("run", "result", "event", "end"):
             raise StoreError(f"cannot store a record of type {kind!r} (run {run_id})")
         try:
-            text = _dumps(record)
+            return _dumps(record)
         except (TypeError, ValueError) as exc:
             raise StoreError(f"cannot store a {kind} record of run {run_id}: {exc}") from None
-        with self.transaction() as conn:
-            seq, run_seq, end_seq = self._require_run(conn, run_id)
-            if (kind == "run" and run_seq is not None) or (kind == "end" and end_seq is not None):
-                raise StoreError(f"run {run_id} already has its {kind} record")
-            if kind == "run":
-                mpi = record.get("mpi") or {}
-                conn.execute(
-                    "UPDATE runs SET run_seq = ?, run_record = ?, processes = ?, hosts = ?,"
-                    " mpi_library_version = ?, mpi_standard_version = ?, nodes = ?, ranks_per_node = ? WHERE id = ?",
-                    (seq, text, record.get("processes"), _dumps(record.get("hosts")),
-                     mpi.get("library_version"), mpi.get("standard_version"), *_nodes(record), run_id),
-                )
-            elif kind == "end":
-                conn.execute(
-                    "UPDATE runs SET end_seq = ?, end_record = ?, end_status = ?, elapsed_s = ?,"
-                    " results_reported = ?, load_average_after = ? WHERE id = ?",
-                    (seq, text, record.get("status"), record.get("elapsed_s"), record.get("results"),
-                     _dumps(record.get("load_average_after")), run_id),
-                )
-            elif kind == "result":
-                distribution = record.get("distribution") or {}
-                samples = record.get("samples_ns")
-                columns = {column: record.get(field) for column, field in RESULT_FIELDS}
-                columns.update({field: distribution.get(field) for field in DISTRIBUTION_FIELDS})
-                columns["samples_ns"] = None if samples is None else _dumps(samples)
-                _insert(conn, "results", run_id, seq, columns, text)
-            else:
-                _insert(conn, "events", run_id, seq, {field: record.get(field) for field in EVENT_FIELDS}, text)
-            conn.execute("UPDATE runs SET record_count = record_count + 1 WHERE id = ?", (run_id,))
+
+    def _add(self, conn: sqlite3.Connection, run_id: int, record: dict, text: str) -> None:
+        kind = record["type"]
+        seq, run_seq, end_seq = self._require_run(conn, run_id)
+        if (kind == "run" and run_seq is not None) or (kind == "end" and end_seq is not None):
+            raise StoreError(f"run {run_id} already has its {kind} record")
+        if kind == "run":
+            mpi = record.get("mpi") or {}
+            conn.execute(
+                "UPDATE runs SET run_seq = ?, run_record = ?, processes = ?, hosts = ?,"
+                " mpi_library_version = ?, mpi_standard_version = ?, nodes = ?, ranks_per_node = ? WHERE id = ?",
+                (seq, text, record.get("processes"), _dumps(record.get("hosts")),
+                 mpi.get("library_version"), mpi.get("standard_version"), *_nodes(record), run_id),
+            )
+        elif kind == "end":
+            conn.execute(
+                "UPDATE runs SET end_seq = ?, end_record = ?, end_status = ?, elapsed_s = ?,"
+                " results_reported = ?, load_average_after = ? WHERE id = ?",
+                (seq, text, record.get("status"), record.get("elapsed_s"), record.get("results"),
+                 _dumps(record.get("load_average_after")), run_id),
+            )
+        elif kind == "result":
+            distribution = record.get("distribution") or {}
+            samples = record.get("samples_ns")
+            columns = {column: record.get(field) for column, field in RESULT_FIELDS}
+            columns.update({field: distribution.get(field) for field in DISTRIBUTION_FIELDS})
+            columns["samples_ns"] = None if samples is None else _dumps(samples)
+            _insert(conn, "results", run_id, seq, columns, text)
+        else:
+            _insert(conn, "events", run_id, seq, {field: record.get(field) for field in EVENT_FIELDS}, text)
+        conn.execute("UPDATE runs SET record_count = record_count + 1 WHERE id = ?", (run_id,))
 
     def finish_run(self, run_id: int, status: str, message: str | None = None) -> None:
         if status not in FINAL_STATUSES:
@@ -413,6 +502,73 @@ class Store:
             self._require_run(conn, run_id)
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
                          (status, message, _now_utc(), run_id))
+
+    # -- Slurm batch jobs ----------------------------------------------------
+
+    def begin_job(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
+                  mpi_prefix: str | None, requested_processes: int, suite: str, job_id: str,
+                  cluster: str | None, directory: str, mpi: Mapping, placement: Mapping | None = None) -> int:
+        """A run submitted as Slurm job job_id: status 'pending', its job row, in one transaction."""
+        with self.transaction() as conn:
+            now = _now_utc()
+            cursor = conn.execute(
+                "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
+                " launch_command, environment, placement) VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?)",
+                (now, suite, mpi_name, mpi_prefix, requested_processes, _dumps(list(launch_command)),
+                 _dumps(steering_environment(environment)), None if placement is None else _dumps(dict(placement))),
+            )
+            run_id = int(cursor.lastrowid)
+            conn.execute("INSERT INTO slurm_jobs (run_id, job_id, cluster, directory, submitted_utc, state, mpi)"
+                         " VALUES (?, ?, ?, ?, ?, 'PENDING', ?)",
+                         (run_id, job_id, cluster, directory, now, _dumps(dict(mpi))))
+            return run_id
+
+    def update_job(self, run_id: int, state: str, reason: str | None, status: str) -> None:
+        """What Slurm said of a job not yet ended; status is the run's: pending or running."""
+        if status not in JOB_STATUSES:
+            raise StoreError(f"a submitted run is {' or '.join(JOB_STATUSES)} until collected, not {status!r}")
+        with self.transaction() as conn:
+            self._require_run(conn, run_id)
+            conn.execute("UPDATE slurm_jobs SET state = ?, reason = ?, checked_utc = ? WHERE run_id = ?",
+                         (state, reason, _now_utc(), run_id))
+            conn.execute("UPDATE runs SET status = ? WHERE id = ? AND status IN ('pending', 'running')",
+                         (status, run_id))
+
+    def collect_job(self, run_id: int, records: list[dict], status: str, message: str | None, state: str,
+                    reason: str | None) -> None:
+        """A finished job's stream, its run's final status and Slurm's last word, all in one transaction:
+        a collection that fails half way stores nothing, and can be done again."""
+        if status not in FINAL_STATUSES:
+            raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
+        texts = [self._record_text(run_id, record) for record in records]
+        with self.transaction() as conn:
+            row = conn.execute("SELECT collected_utc FROM slurm_jobs WHERE run_id = ?", (run_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"run {run_id} is not a Slurm job")
+            if row[0] is not None:
+                raise StoreError(f"run {run_id} was collected at {row[0]} already")
+            for record, text in zip(records, texts):
+                self._add(conn, run_id, record, text)
+            now = _now_utc()
+            conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
+                         (status, message, now, run_id))
+            conn.execute("UPDATE slurm_jobs SET state = ?, reason = ?, checked_utc = ?, collected_utc = ?"
+                         " WHERE run_id = ?", (state, reason, now, now, run_id))
+
+    _JOB_QUERY = ("SELECT run_id, job_id, cluster, directory, submitted_utc, state, reason, checked_utc,"
+                  " collected_utc, mpi FROM slurm_jobs")
+
+    def jobs(self, *, uncollected: bool = False) -> list[JobRow]:
+        """The runs submitted to Slurm, newest first; uncollected: those whose files are not stored yet."""
+        where = " WHERE collected_utc IS NULL" if uncollected else ""
+        with self._guard():
+            rows = self._connection().execute(f"{self._JOB_QUERY}{where} ORDER BY run_id DESC").fetchall()
+        return [JobRow(*row[:-1], json.loads(row[-1])) for row in rows]
+
+    def job(self, run_id: int) -> JobRow | None:
+        with self._guard():
+            row = self._connection().execute(f"{self._JOB_QUERY} WHERE run_id = ?", (run_id,)).fetchone()
+        return None if row is None else JobRow(*row[:-1], json.loads(row[-1]))
 
     # -- reading -----------------------------------------------------------
 

@@ -79,5 +79,5 @@ static const bench_desc mpibench[] = {
    .rbuf = BUF_X, .run = k_reduce, .verify = v_reduce},
 };
 
-const suite_desc suite_mpibench = {.name = "mpibench", .title = "mpiBench", .benchmarks = mpibench,
+const suite_desc suite_mpibench = {.name = "mpibench", .title = "mpiBench", .tool = 1, .benchmarks = mpibench,
                                    .n_benchmarks = (int)(sizeof(mpibench) / sizeof(mpibench[0]))};

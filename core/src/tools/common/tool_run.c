@@ -17,9 +17,9 @@ int tool_json_open(tool_run_t *t, const char *path, char *err, size_t errlen) {
   return rec_file_open(&t->file, path, err, errlen);
 }
 
-jw_t *tool_run_begin(tool_run_t *t, const char *suite) {
+jw_t *tool_run_begin(tool_run_t *t, const suite_desc *tool) {
   if (!t->file.f) return NULL;
-  rec_run_begin(&t->file.jw, &t->info, suite);
+  rec_run_begin(&t->file.jw, &t->info, tool);
   return &t->file.jw;
 }
 

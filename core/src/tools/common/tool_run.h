@@ -5,6 +5,7 @@
 #ifndef MPIMARK_TOOL_RUN_H
 #define MPIMARK_TOOL_RUN_H
 
+#include "engine/registry.h"
 #include "engine/sysinfo.h"
 #include "report/records.h"
 #include "report/reporter.h"
@@ -37,9 +38,10 @@ void tool_collect(tool_run_t *t, int argc, char **argv);
 /* Rank 0: opens the -json file. 0, or -1 with one line in err. */
 int tool_json_open(tool_run_t *t, const char *path, char *err, size_t errlen);
 
-/* rec_run_begin with the tool's suite name: the caller adds "options" and
- * "benchmarks" and calls tool_record_end. NULL without -json. */
-jw_t *tool_run_begin(tool_run_t *t, const char *suite);
+/* rec_run_begin with the tool's suite name and its table's facts
+ * (benchmark_facts): the caller adds "options" and "benchmarks" and calls
+ * tool_record_end. NULL without -json. */
+jw_t *tool_run_begin(tool_run_t *t, const suite_desc *tool);
 
 /* rec_result_begin with what a tool's row has: multi null, groups 1, group
  * null, status ok, msgs_per_sec null, distribution and samples_ns null;
