@@ -10,6 +10,7 @@
 #include "report/bench_facts.h"
 #include "report/reporter.h"
 #include "tools/tools.h"
+#include "tools/mpit/mpit.h"
 #include "util/options.h"
 #include "util/strutil.h"
 #include "util/timer.h"
@@ -152,6 +153,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && str_ieq(argv[1], "beff")) return beff_main(argc, argv);
   if (argc > 1 && str_ieq(argv[1], "mpibench")) return mpibench_main(argc, argv);
   if (argc > 1 && str_ieq(argv[1], "startup")) return startup_main(argc, argv);
+  if (argc > 1 && str_ieq(argv[1], "mpit")) return mpit_main(argc, argv);
   static options_t opt;
   char err[OPT_ERR_LEN] = {0};
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;

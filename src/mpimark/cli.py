@@ -26,7 +26,8 @@ from mpimark.records.results import ResultsError
 # lists its click commands in COMMANDS. A module not present yet is skipped,
 # so the command works while the other half (run_cmds: run, build,
 # mpi) is being written.
-COMMAND_MODULES = ("results_cmds", "run_cmds", "tools_cmds", "slurm_cmds", "analysis_cmds", "study_cmds")
+COMMAND_MODULES = ("results_cmds", "run_cmds", "tools_cmds", "slurm_cmds", "analysis_cmds", "study_cmds",
+                   "algorithms_cmds")
 
 
 class MpimarkGroup(click.Group):

@@ -1,5 +1,6 @@
 #include "report/records.h"
 #include "report/bench_facts.h"
+#include "tools/mpit/mpit.h"
 #include "engine/sysinfo.h"
 
 #include <errno.h>
@@ -62,6 +63,7 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_int(w, "cores_online", in->cores_online);
   jw_bool(w, "oversubscribed", in->oversubscribed);
   sysinfo_write_placement(w, in);
+  mpit_write_cvars(w);
   jw_obj_begin(w, "uname");
   jw_str(w, "sysname", in->sysname);
   jw_str(w, "release", in->release);

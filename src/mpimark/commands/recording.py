@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from mpimark.execution import launch, matrix, slurm
@@ -49,10 +49,15 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
                on_start: Callable[[matrix.Launch], None] = lambda planned: None,
                on_done: Callable[[matrix.Done], None] = lambda done: None,
                placement: Placement = Placement(),
-               srun: dict[str, slurm.Srun | None] | None = None) -> list[matrix.Done]:
+               srun: dict[str, slurm.Srun | None] | None = None, args_for: Mapping[str, Sequence[str]] | None = None,
+               placement_for: Mapping[str, Placement] | None = None) -> list[matrix.Done]:
     """Launch each in order, store it as a run and add it to study; stop after an interrupted one.
 
-    srun: by label, Slurm's srun to launch with instead of the implementation's mpiexec."""
+    srun: by label, Slurm's srun to launch with instead of the implementation's mpiexec.
+    args_for and placement_for give a label arguments or a placement of its
+    own (`mpimark algorithms study`: each algorithm its benchmark and the
+    variables that force it); the others take args and placement.
+    """
     finished: list[matrix.Done] = []
     with tempfile.TemporaryDirectory(prefix="mpimark-matrix-") as scratch:
         for planned in launches:
@@ -61,9 +66,10 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
             load = os.getloadavg()[0]
             started = time.monotonic()
             run_id, outcome = run_stored(
-                store, member.impl, planned.processes, member.core, suite, matrix.core_args(args, planned.processes),
-                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet, placement=placement,
-                srun=(srun or {}).get(planned.label))
+                store, member.impl, planned.processes, member.core, suite,
+                matrix.core_args((args_for or {}).get(planned.label, args), planned.processes),
+                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet,
+                placement=(placement_for or {}).get(planned.label, placement), srun=(srun or {}).get(planned.label))
             studies.add_run(store, study, run_id, planned.label)
             done = matrix.Done(planned, run_id, outcome.status, outcome.message, outcome.results,
                                time.monotonic() - started, load)

@@ -1,0 +1,291 @@
+"""`mpimark algorithms list|study|show|tune`: the collective algorithms of a library, measured and chosen.
+
+Declarations and wiring only: what can be forced is execution/algorithms.py,
+the launches are recording.run_matrix (as `mpimark matrix`), the verdicts
+analysis/algorithms.py, the tables and tuning files presentation/algorithms.py
+(docs/algorithms.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from mpimark.analysis import algorithms as verdicts
+from mpimark.commands import console, db_option, error_line, note, recording
+from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, mpi_options, placement,
+                                      placement_options, suite_and_args)
+from mpimark.execution import algorithms, build, matrix, mpi
+from mpimark.execution.placement import Placement
+from mpimark.presentation import algorithms as shown
+from mpimark.storage import studies
+from mpimark.storage.store import Store, StoreError
+
+PLAN_KIND = "algorithms"
+
+
+@click.group("algorithms")
+def algorithms_group() -> None:
+    """Collective algorithms: list what a library can be forced to, study them, pick the winners."""
+
+
+@algorithms_group.command("list")
+@click.argument("ops", nargs=-1, metavar="[OP...]")
+@mpi_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def list_command(ops: tuple[str, ...], mpi_name: str | None, mpi_prefix: str | None, as_json: bool) -> None:
+    """The algorithms each collective can be forced to, with id, name and the setting that forces it.
+
+    Read from the library through MPI_T (Open MPI, MPICH); Intel MPI's ids
+    come from its documentation. `mpimark algorithms list --mpi mpich Allreduce Bcast`.
+    """
+    impl = mpi.find(mpi_name, mpi_prefix)
+    core = build.ensure_core(impl, log=lambda line: None)
+    found, origin = algorithms.catalog(impl, core)
+    chosen = algorithms.select(found, list(ops), impl)
+    if not chosen:
+        raise algorithms.AlgorithmError(f"{impl.name} ({impl.library_version}) exposes no selectable collective "
+                                        "algorithms")
+    if as_json:
+        click.echo(json.dumps({"mpi": impl.name, "library_version": impl.library_version, "origin": origin,
+                               "operations": [s.to_record() for s in chosen]}, indent=1))
+        return
+    out = console(sys.stdout)
+    for s in chosen:
+        table = Table(title=Text(f"{s.op} ({impl.name}, {impl.vendor} {impl.version}): {s.variable}"),
+                      title_justify="left")
+        for header, justify in (("id", "right"), ("algorithm", "left"), ("setting", "left")):
+            table.add_column(header, justify=justify)
+        for a in s.algorithms:
+            table.add_row(str(a.id), Text(a.name), Text(s.setting(a)))
+        out.print(table)
+    out.print(Text(f"from {origin}" + ("" if any(s.cvar for s in chosen) else "; not verifiable in a run")))
+
+
+
+def _wanted(text: tuple[str, ...]) -> dict[str, list[str]]:
+    """--algorithms OP:id,id (repeatable) -> {OP: [id or name, ...]}."""
+    found: dict[str, list[str]] = {}
+    for item in text:
+        op, sep, ids = item.partition(":")
+        if not sep or not ids:
+            raise click.BadParameter(f"{item!r} is not OP:ID,ID (Allreduce:3,4)", param_hint="--algorithms")
+        found.setdefault(algorithms.canonical_op(op), []).extend(w.strip() for w in ids.split(",") if w.strip())
+    return found
+
+
+@algorithms_group.command("study", cls=PassThroughCommand,
+                          context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[SUITE] OP... [IMB OPTIONS...]")
+@mpi_options
+@click.option("-n", "--np", "counts", required=True, metavar="LIST", help="Process counts, comma-separated (2,4).")
+@click.option("--algorithms", "wanted", multiple=True, metavar="OP:ID,ID",
+              help="Only these algorithms of OP (ids or names; repeatable) [default: every one listed].")
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Rounds: launches of each algorithm at each process count.")
+@click.option("--seed", type=click.IntRange(min=0), help="Shuffle each round's order with this seed.")
+@click.option("--study", metavar="NAME", help="Study name [default: algorithms-<UTC date and time>].")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", default=300,
+              show_default=True, help="Kill a launch after this long and store it as failed; the study goes on.")
+@click.option("--tables", is_flag=True, help="Print IMB's tables of every launch.")
+@placement_options
+@db_option
+@click.pass_context
+def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | None, mpi_prefix: str | None,
+                  counts: str, wanted: tuple[str, ...], repeat: int, seed: int | None, study: str | None,
+                  timeout: float, tables: bool, db: str | None, **place: object) -> None:
+    """Measure every algorithm of each OP (and the library's default) as one study.
+
+    One arm per algorithm plus the default, launched round robin, --repeat K
+    rounds; each forced launch runs with the variables that force it (as --env
+    would set them) and is checked to have taken it (the control variable read
+    back through MPI_T; MPICH with MPIR_CVAR_COLLECTIVE_FALLBACK=error). Add
+    -check to catch algorithms that deliver wrong data.
+    `mpimark algorithms study Allreduce Bcast --mpi mpich -n 2,4 --repeat 5 -msglog 0:16 -check`
+    """
+    from mpimark.commands.study_cmds import _counts  # the same parsing as matrix
+    process_counts = _counts(counts)
+    suite, rest = suite_and_args(words)
+    ops: list[str] = []
+    while rest and not rest[0].startswith("-"):
+        ops.append(algorithms.canonical_op(rest.pop(0)))
+    if not ops:
+        raise click.UsageError("name at least one collective to study (Allreduce, Bcast, ...)")
+    asked = placement(place, process_counts)
+    impl = mpi.find(mpi_name, mpi_prefix)
+    core = build.ensure_core(impl, log=note)
+    found, origin = algorithms.catalog(impl, core)
+    selectables = algorithms.select(found, ops, impl)
+    only = _wanted(wanted)
+    arms: dict[str, verdicts.Arm] = {}
+    args_for: dict[str, list[str]] = {}
+    placement_for: dict[str, Placement] = {}
+    for s in selectables:
+        chosen = [s.find(w) for w in only[s.op]] if s.op in only else list(s.algorithms)
+        for alg in [None, *chosen]:
+            label = f"{s.op}:{'default' if alg is None else alg.name}"
+            arms[label] = verdicts.Arm(label, s.op, "default" if alg is None else alg.name,
+                                       None if alg is None else alg.id)
+            args_for[label] = [s.op, *rest]
+            env = () if alg is None else s.env(alg)
+            if s.cvar:
+                env = (*env, (algorithms.MPIT_CVARS_ENV, s.cvar))
+            given = {k for k, _ in asked.env}
+            placement_for[label] = dataclasses.replace(asked, env=(*asked.env, *((k, v) for k, v in env if k not in given)))
+    study = study or datetime.now(timezone.utc).strftime("algorithms-%Y%m%d-%H%M%S")
+    studies.check_name(study)
+    with Store(db) as store:
+        if studies.members(store, study):
+            raise StoreError(f"study {study!r} exists already; give another --study name")
+    labels = list(arms)
+    launches = matrix.plan(labels, process_counts, repeat, seed)
+    note(f"study {study}: {len(launches)} launches ({len(labels)} arms x {len(process_counts)} process counts x "
+         f"{repeat} round{'s' if repeat > 1 else ''}) under {impl.name}; algorithms from {origin}")
+    members = {label: matrix.Member(label, impl, core) for label in labels}
+    by_selectable = {s.op: s for s in selectables}
+    with Store(db) as store:
+        studies.add_plan(store, study, {
+            "kind": PLAN_KIND, "mpi": impl.name, "mpi_kind": impl.kind, "library_version": impl.library_version,
+            "origin": origin, "suite": suite, "args": rest, "processes": process_counts, "repeat": repeat,
+            "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()],
+            "selectables": [s.to_record() for s in selectables],
+            "command": ["mpimark", *sys.argv[1:]],
+        })
+        done: list[matrix.Done] = []
+
+        def started(launch: matrix.Launch) -> None:
+            note(f"[{launch.index}/{len(launches)}] round {launch.round}: {launch.label}, {launch.processes} processes")
+
+        def ended(item: matrix.Done) -> None:
+            done.append(item)
+            arm = arms[item.launch.label]
+            s = by_selectable[arm.op]
+            alg = None if arm.id is None else s.find(str(arm.id))
+            run = next((r for r in store.records(item.run_id) if r.get("type") == "run"), None)
+            why = algorithms.verify(s, alg, run) if run else None
+            if why:
+                store.add_record(item.run_id, {"type": "event", "level": "error", "kind": verdicts.NOT_FORCED,
+                                               "message": why})
+            state = item.status + (f" ({item.message})" if item.message else "")
+            note(f"[{item.launch.index}/{len(launches)}] run {item.run_id} {state}: {item.results} results"
+                 + (f"; NOT FORCED: {why}" if why else ""))
+
+        recording.run_matrix(store, study, launches, members, suite, rest, timeout=timeout, quiet=not tables,
+                             on_start=started, on_done=ended, placement=asked, args_for=args_for,
+                             placement_for=placement_for)
+        _show(store, study, "table")
+    if done and done[-1].status == "interrupted":
+        error_line(f"interrupted after {len(done)} of {len(launches)} launches; the study holds what ran")
+        ctx.exit(EXIT_INTERRUPTED)
+    bad = [d for d in done if d.status != "complete"]
+    if bad:
+        error_line(f"{len(bad)} of {len(launches)} launches did not complete ("
+                   + ", ".join(f"run {d.run_id} {d.launch.label} {d.status}" for d in bad)
+                   + "); the others are ranked")
+        ctx.exit(1)
+
+
+def _load(store: Store, study: str) -> tuple[dict, verdicts.Verdict]:
+    plans = [p for p in studies.plans(store, study) if p.get("kind") == PLAN_KIND]
+    if not plans:
+        raise StoreError(f"no algorithm study named {study!r} (mpimark algorithms study ... --study NAME)")
+    plan = plans[-1]
+    arms = {a["label"]: verdicts.Arm(**a) for a in plan["arms"]}
+    runs: dict[str, list] = {}
+    for m in studies.members(store, study):
+        if m.implementation in arms:
+            runs.setdefault(m.implementation, []).append((m.run_id, store.records(m.run_id)))
+    verdict = verdicts.evaluate(arms, runs)
+    for label, launches in runs.items():
+        for run_id, _ in launches:
+            row = store.run(run_id)
+            if row.status != "complete":
+                verdict.unfinished.append((run_id, label, row.status + (f": {row.status_message}"
+                                                                         if row.status_message else "")))
+    return plan, verdict
+
+
+def _show(store: Store, study: str, fmt: str) -> None:
+    plan, verdict = _load(store, study)
+    title = f"algorithm study {study}: {plan['mpi']} ({' '.join(plan['library_version'].splitlines()[0].split(',')[0].split())})"
+    if fmt == "markdown":
+        click.echo(shown.markdown(verdict, title), nl=False)
+        return
+    out = console(sys.stdout)
+    out.print(shown.table(verdict, title))
+    for line in shown.footnotes(verdict):
+        out.print(Text(line))
+
+
+@algorithms_group.command("show")
+@click.argument("study")
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown"]), default="table", show_default=True)
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Also draw one plot per operation and process count (a line per algorithm) into DIR.")
+@click.option("--plot-format", type=click.Choice(["png", "svg"]), default="png", show_default=True)
+@db_option
+def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, db: str | None) -> None:
+    """Per operation, process count and size: the best algorithm, its median and 95 % CI, the default's, the speedup."""
+    with Store(db) as store:
+        _show(store, study, fmt)
+        if plot_dir is not None:
+            from mpimark.presentation import plots as base
+            _, verdict = _load(store, study)
+            for path in base.write(shown.plots(verdict, study), plot_dir, plot_format):
+                note(f"wrote {path}")
+
+
+@algorithms_group.command("tune")
+@click.argument("study")
+@click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The tuning file to write.")
+@click.option("--significant-only", is_flag=True,
+              help="Keep the library's default where the best did not beat it significantly.")
+@db_option
+def tune_command(study: str, path: Path, significant_only: bool, db: str | None) -> None:
+    """Write the study's winners in the library's own format, and print how to use the file.
+
+    Open MPI: a coll_tuned dynamic rules file; MPICH: a collective selection
+    JSON file; Intel MPI: I_MPI_ADJUST_<OP> settings (a shell file to source).
+    """
+    with Store(db) as store:
+        plan, verdict = _load(store, study)
+    if significant_only:
+        verdict = dataclasses.replace(verdict, rows=[
+            r if r.significant or r.default is None else dataclasses.replace(r, best=r.default)
+            for r in verdict.rows])
+    found = shown.choices(verdict)
+    if not found:
+        raise StoreError(f"study {study!r} has no ranked results to tune from")
+    kind = plan["mpi_kind"]
+    if kind == "openmpi":
+        path.write_text(shown.openmpi_rules(found), encoding="utf-8")
+        how = (f"OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_dynamic_rules_filename={path.resolve()}"
+               f"   (or mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename "
+               f"{path.resolve()})")
+    elif kind == "mpich":
+        impl = mpi.find(plan["mpi"])
+        builtin = algorithms.mpich_builtin_selection(build.ensure_core(impl, log=note))
+        if builtin is None:
+            note("warning: MPICH's own selection tree was not found in its library; the file holds only the "
+                 "studied collectives, and MPICH 4.0 aborts on a collective without an entry")
+        path.write_text(shown.mpich_json(found, builtin), encoding="utf-8")
+        how = f"MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={path.resolve()}"
+    elif kind == "impi":
+        settings = shown.impi_settings(found)
+        path.write_text("".join(f"export {k}='{v}'\n" for k, v in settings.items()), encoding="utf-8")
+        how = f". {path}"
+    else:
+        raise StoreError(f"no tuning file format for {plan['mpi']}")
+    note(f"wrote {path}; use it with: {how}")
+
+
+COMMANDS = (algorithms_group,)
