@@ -825,7 +825,7 @@ void engine_run_table(engine_t *e, const bench_desc *d, const table_plan_t *plan
   tr.untimed_barrier = is_collective(d) && o->sync;
   tr.window = is_collective(d) && o->sync == SYNC_WINDOW && !(d->flags & BF_OVERLAP) && !d->loop &&
               plan->mode != 1 && !plan->timed_barrier && e->iter_mode == ITERS_IMB;
-  tr.min_samples = (d->flags & BF_AGGREGATE) && strcmp(e->suite->name, "io") != 0;
+  tr.min_samples = strcmp(e->suite->name, "ext") == 0 || strcmp(e->suite->name, "rma") == 0;
   if (tr.window) clocksync_build(&e->clock);  /* a fresh model for every table, as ReproMPI per job */
   tr.table.suite = e->suite->name;
   tr.table.bench = d;
