@@ -27,7 +27,8 @@ from mpimark.records import benchmarks
 benchmarks.use_core_facts(benchmark_facts)
 
 TESTS = Path(__file__).parent
-MPI_DIRECTORIES = ("integration", "suites", "tools", "io", "frontend", "placement", "slurm", "algorithms")
+MPI_DIRECTORIES = ("integration", "suites", "tools", "io", "frontend", "placement", "slurm", "algorithms",
+                   "rigour")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -49,7 +49,10 @@ static void usage(FILE *f) {
     "  -list -json [FILE]        the benchmark facts as JSON, on stdout or in FILE (docs/results-format.md)\n"
     "  -thread_level L           single | funneled | serialized | multiple | nompiinit (single)\n"
     "  -root_shift on|off        rotate the root of rooted collectives every iteration (off)\n"
-    "  -sync on|off              untimed barrier after every collective call (on)\n"
+    "  -sync on|off|window       untimed barrier after every collective call (on); window: every call\n"
+    "                            starts at a common time on the synchronised clock (docs/measurement.md)\n"
+    "  -ci_target P              sample each size until the median's 95 %% CI is within +-P (e.g. 0.01)\n"
+    "                            or -time ends (default: IMB's repetitions)\n"
     "  -imb_barrier on|off       IMB's own dissemination barrier instead of MPI_Barrier (off)\n"
     "  -data_type T              byte | char | int | float | double (byte)\n"
     "  -red_data_type T          char | int | float | double for reductions (float)\n"
@@ -264,14 +267,28 @@ int main(int argc, char **argv) {
 
   engine_prepare(&engine, list, n);
   info.cpu_mflops = engine.cpu_mflops;
+  clocksync_build(&engine.clock);
+  info.clock = &engine.clock;
   int64_t t0 = now_ns();
   if (rank == 0) report_run_begin(&info);
   engine_run(&engine, list, n);
+  /* The clock model checked again: what is left of it, and the drift seen. */
+  int P_end;
+  MPI_Comm_size(MPI_COMM_WORLD, &P_end);
+  double *clk = rank == 0 ? calloc(3 * (size_t)P_end, sizeof(double)) : NULL;
+  clocksync_check(&engine.clock, clk, clk ? clk + P_end : NULL, clk ? clk + 2 * P_end : NULL);
   if (rank == 0) {
-    run_end_t end = {engine.skipped_sizes == 0, (double)(now_ns() - t0) * 1e-9, engine.results, {0, 0, 0}};
+    run_end_t end = {.complete = engine.skipped_sizes == 0, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = engine.results};
     load_average(end.load_after);
+    end.clock_n = P_end;
+    end.clock_residual_ns = clk;
+    end.clock_bound_ns = clk + P_end;
+    end.clock_drift_ppm = clk + 2 * P_end;
+    end.clock_model_age_s = (double)(now_ns() - (engine.clock.n > 1 ? engine.clock.all[1].at_ns : t0)) * 1e-9;
     report_run_end(&end);
   }
+  free(clk);
+  clocksync_free(&engine.clock);
 
   /* The verdict is rank 0's; every rank returns it. */
   long verdict[3] = {engine.oom_sizes, engine.defects, engine.skipped_sizes};

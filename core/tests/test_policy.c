@@ -85,7 +85,31 @@ static void test_spread(void) {
   CHECK_EQ_LONG(a.n, 6);
 }
 
+static void test_rigour(void) {
+  CHECK_EQ_LONG(policy_repeats(1, 0.001, 10), 30);             /* one sample a loop: 30 loops */
+  CHECK_EQ_LONG(policy_repeats(10, 0.001, 10), 3);             /* ten a loop: 3 loops */
+  CHECK_EQ_LONG(policy_repeats(50, 0.001, 10), 1);             /* enough already */
+  CHECK_EQ_LONG(policy_repeats(1, 1.0, 10), 10);               /* the budget allows 10 */
+  CHECK_EQ_LONG(policy_repeats(1, 5.0, 10), 6);                /* never below 6 samples */
+  double hw;
+  double flat[40];
+  for (int i = 0; i < 40; i++) flat[i] = 100.0 + (i % 2) * 0.1;
+  CHECK_EQ_LONG(policy_ci_stop(flat, 40, 0.01, 0, 10, 1000, &hw), CI_STOP_TARGET);
+  CHECK(hw <= 0.01);
+  double wide[40];
+  for (int i = 0; i < 40; i++) wide[i] = 50.0 + 5.0 * i;       /* spread far beyond 1 % */
+  CHECK_EQ_LONG(policy_ci_stop(wide, 40, 0.01, 0, 10, 1000, &hw), CI_CONTINUE);
+  CHECK(hw > 0.01);
+  CHECK_EQ_LONG(policy_ci_stop(wide, 40, 0.01, 11, 10, 1000, &hw), CI_STOP_TIME);
+  CHECK_EQ_LONG(policy_ci_stop(wide, 40, 0.01, 0, 10, 40, &hw), CI_STOP_MAX);
+  CHECK_EQ_LONG(policy_ci_stop(wide, 3, 0.5, 0, 10, 1000, &hw), CI_CONTINUE);  /* no interval yet */
+  CHECK(isnan(hw));
+  CHECK_NEAR(policy_window_ns(1000, 100), 20000, 1e-9);
+  CHECK_NEAR(policy_window_ns(10000, 1000), 29000, 1e-9);
+}
+
 int main(void) {
+  test_rigour();
   test_batch();
   test_overlap();
   test_bandwidth();

@@ -21,6 +21,7 @@
 #define N_BARR 2               /* barriers before every timed loop, as IMB */
 #define MAX_SIZES 4096
 #define SAMPLES_TAG 4242
+#define WINDOW_CHUNK 50        /* -sync window: samples between two fresh common starts */
 
 static int is_collective(const bench_desc *d) { return d->cls == CLASS_COLLECTIVE || d->cls == CLASS_SYNC; }
 static int is_reduction(const bench_desc *d) { return (d->flags & BF_REDUCTION) != 0; }
@@ -38,6 +39,8 @@ typedef struct {
   int64_t t_start;
   int timed_out;
   int untimed_barrier;      /* -sync on a collective: an untimed barrier after every call */
+  int window;               /* -sync window on a collective: every call starts at a common time */
+  int min_samples;          /* EXT/RMA: repeat the timed loop until MIN_CI_SAMPLES samples exist */
 } table_run_t;
 
 /* What one rank measured at one size. */
@@ -50,6 +53,12 @@ typedef struct {
   double wall_s;            /* the timed loop's duration, for -msg_pause */
   double t_pure_us, t_cpu_us; /* overlap protocol: this rank's means */
   int estimate_only;        /* ITERS_TIME_LIMITED: the estimate is the measurement */
+  long invalid;             /* -sync window: samples a rank started late (dropped), else -1 */
+  double window_ns;         /* -sync window: the window used */
+  double rank_median_us;    /* -sync window: this rank's median end-minus-start of the valid samples */
+  int ci_stop;              /* -ci_target: why sampling stopped (policy.h), 0: not used */
+  double ci_half_width;     /* -ci_target: relative half-width reached */
+  long loops;               /* how often the timed loop of n_sample iterations ran */
 } measurement_t;
 
 /* What is decided about one size before anything is allocated. */
@@ -237,15 +246,152 @@ static long choose_iterations(table_run_t *tr, bench_ctx *c, long selected, doub
   return n_sample;
 }
 
-/* The timed loop of n_sample iterations in batches, every batch a sample. */
-static void measure_samples(table_run_t *tr, bench_ctx *c, double t_iter, measurement_t *m) {
-  m->batch = policy_batch(m->n_sample, t_iter, tr->d->loop != NULL, tr->untimed_barrier, c->aggregate);
-  m->n_batches = (int)((m->n_sample + m->batch - 1) / m->batch);
-  m->samples = malloc(sizeof(double) * (size_t)m->n_batches);
+/* Per batch, the slowest rank's sample on every rank of the active communicator. */
+static double *samples_max_all(const table_run_t *tr, const double *mine, int n) {
+  double *all = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  MPI_Allreduce(mine, all, n, MPI_DOUBLE, MPI_MAX, tr->g->active);
+  return all;
+}
+
+/* -sync window (reference/method.md §1.2, SKaMPI's SYNC_REAL, Netgauge):
+ * the group's first rank picks a common start a millisecond ahead on the
+ * global clock (clocksync.h); sample i starts at start + i * window; every
+ * rank waits for it on its own corrected clock, runs one call and notes its
+ * end. A rank that finds the start already past arrived late: the sample is
+ * invalid everywhere (flags reduced after the loop, so nothing but the clock
+ * runs between calls) and dropped. A sample is the rank's end minus the
+ * common start; the slowest rank's is the row's sample. When more than a
+ * quarter are invalid the window doubles and the loop runs again (SKaMPI),
+ * at most three times. */
+static int64_t window_loop(table_run_t *tr, bench_ctx *c, long n, double window_ns, int64_t *dur, int *late,
+                           long *defects) {
+  const bench_desc *d = c->desc;
+  const clock_model_t *clk = &tr->e->clock;
+  int each = d->complete != NULL;
+  int64_t start0 = 0;
+  int64_t total = 0;
+  long bad = 0;
+  for (long i = 0; i < n; i++) {
+    /* A fresh common start every WINDOW_CHUNK samples: a rank descheduled
+     * for longer than a window then spoils only the rest of its chunk. */
+    long j = i % WINDOW_CHUNK;
+    if (j == 0) {
+      barriers(c->comm, 1, c->opt->imb_barrier);
+      if (c->rank == 0) start0 = clock_to_global(clk, now_ns()) + 200000 + (int64_t)(4 * window_ns);
+      MPI_Bcast(&start0, 1, MPI_INT64_T, 0, c->comm);
+    }
+    int64_t lstart = clock_to_local(clk, start0 + (int64_t)((double)j * window_ns));
+    int64_t t = now_ns();
+    late[i] = t >= lstart;
+    while (t < lstart) t = now_ns();
+    bad += timed_call(tr, c, i);
+    if (each) d->complete(c);
+    int64_t t1 = now_ns();
+    dur[i] = t1 - lstart;
+    total += dur[i];
+  }
+  if (defects) *defects += bad;
+  return total;
+}
+
+static void measure_window(table_run_t *tr, bench_ctx *c, double t_iter, measurement_t *m) {
+  long n = m->n_sample;
+  int64_t *dur = malloc(sizeof(int64_t) * (size_t)n);
+  int *late = malloc(sizeof(int) * (size_t)n), *late_any = malloc(sizeof(int) * (size_t)n);
+  double w = policy_window_ns(t_iter * 1e9, tr->e->clock.max_bound_ns);
+  MPI_Bcast(&w, 1, MPI_DOUBLE, 0, tr->g->active);
   int64_t w0 = now_ns();
-  int64_t total = timed_loop(tr, c, m->n_sample, m->batch, m->samples, &m->defects);
+  long invalid = 0;
+  for (int attempt = 0; attempt < 3; attempt++) {
+    window_loop(tr, c, n, w, dur, late, &m->defects);
+    MPI_Allreduce(late, late_any, (int)n, MPI_INT, MPI_MAX, tr->g->active);
+    invalid = 0;
+    for (long i = 0; i < n; i++) invalid += late_any[i] != 0;
+    if (4 * invalid <= n || attempt == 2) break;
+    w *= 2;
+  }
   m->wall_s = (double)(now_ns() - w0) * 1e-9;
-  m->mean_us = (double)total / (double)m->n_sample * 1e-3 * tr->d->time_scale;
+  m->batch = 1;
+  m->n_batches = (int)(n - invalid);
+  m->samples = malloc(sizeof(double) * (size_t)(m->n_batches > 0 ? m->n_batches : 1));
+  double sum = 0;
+  int k = 0;
+  for (long i = 0; i < n; i++)
+    if (!late_any[i]) {
+      m->samples[k++] = (double)dur[i];
+      sum += (double)dur[i];
+    }
+  m->mean_us = k ? sum / k * 1e-3 * tr->d->time_scale : 0;
+  m->invalid = invalid;
+  m->window_ns = w;
+  m->rank_median_us = NAN;
+  if (k) {
+    double *x = malloc(sizeof(double) * (size_t)k);
+    memcpy(x, m->samples, sizeof(double) * (size_t)k);
+    summary_t s;
+    summarize(x, k, 0.95, &s);
+    free(x);
+    m->rank_median_us = s.median * 1e-3 * tr->d->time_scale;
+  }
+  free(dur);
+  free(late);
+  free(late_any);
+}
+
+/* The timed loop of n_sample iterations in batches, every batch a sample.
+ * EXT/RMA (min_samples) repeat the whole loop, IMB's definition unchanged
+ * (each loop's mean per iteration, its completion included), until
+ * MIN_CI_SAMPLES samples exist. -ci_target repeats it until the median's
+ * 95 % CI is narrow enough, -time ends, or CI_MAX_SAMPLES. n_sample counts
+ * every timed iteration; IMB's figures are the mean over all. */
+static void measure_samples(table_run_t *tr, bench_ctx *c, double t_iter, measurement_t *m) {
+  const options_t *o = tr->e->opt;
+  m->invalid = -1;
+  if (tr->window && tr->e->clock.valid) {
+    measure_window(tr, c, t_iter, m);
+    return;
+  }
+  m->batch = policy_batch(m->n_sample, t_iter, tr->d->loop != NULL, tr->untimed_barrier, c->aggregate);
+  long n = m->n_sample;
+  int per_loop = (int)((n + m->batch - 1) / m->batch);
+  int cap = per_loop;
+  m->samples = malloc(sizeof(double) * (size_t)cap);
+  int64_t w0 = now_ns();
+  int64_t total = timed_loop(tr, c, n, m->batch, m->samples, &m->defects);
+  m->n_batches = per_loop;
+  long loops = 1, want = 1;
+  int adaptive = o->ci_target > 0;
+  if (tr->min_samples && per_loop < MIN_CI_SAMPLES) {
+    double loop_s = allreduce_max((double)(now_ns() - w0) * 1e-9, tr->g->active);
+    want = policy_repeats(per_loop, loop_s, o->time_secs);
+  }
+  for (;;) {
+    if (loops >= want && !adaptive) break;
+    if (loops >= want && adaptive) {
+      double *all = samples_max_all(tr, m->samples, m->n_batches);
+      double hw;
+      int r = policy_ci_stop(all, m->n_batches, o->ci_target, (double)(now_ns() - w0) * 1e-9, o->time_secs,
+                             CI_MAX_SAMPLES - per_loop, &hw);
+      free(all);
+      int rmax;
+      MPI_Allreduce(&r, &rmax, 1, MPI_INT, MPI_MAX, tr->g->active);
+      m->ci_half_width = hw;
+      if (rmax != CI_CONTINUE) {
+        m->ci_stop = rmax;
+        break;
+      }
+    }
+    if (m->n_batches + per_loop > cap) {
+      cap = 2 * (m->n_batches + per_loop);
+      m->samples = realloc(m->samples, sizeof(double) * (size_t)cap);
+    }
+    total += timed_loop(tr, c, n, m->batch, m->samples + m->n_batches, &m->defects);
+    m->n_batches += per_loop;
+    loops++;
+  }
+  m->loops = loops;
+  m->wall_s = (double)(now_ns() - w0) * 1e-9;
+  m->mean_us = (double)total / ((double)n * (double)loops) * 1e-3 * tr->d->time_scale;
 }
 
 /* IMB: calibration, warm-up, the timed loop. */
@@ -446,6 +592,10 @@ typedef struct {
   long n_sample, batch;
   int n_batches;
   int estimate_only;
+  long invalid, loops;
+  double window_ns, ci_half_width;
+  int ci_stop;
+  double *rank_median;      /* -sync window: every world rank's median end-minus-start (us) */
 } gathered_t;
 
 /* On world rank 0: one result row from the gathered means and the batch maxima. */
@@ -517,7 +667,29 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const gathered
   free(us);
   r.batch_size = ga->batch;
   r.samples_ns = samples_max;
+  r.loops = ga->loops;
+  r.sync_used = !is_collective(d) ? NULL : ga->invalid >= 0 ? "window" : o->sync ? "on" : "off";
+  r.invalid_samples = ga->invalid;
+  r.window_us = ga->window_ns * 1e-3;
+  double *rank_med = NULL;
+  if (ga->invalid >= 0 && ga->rank_median) {
+    rank_med = malloc(sizeof(double) * (size_t)(last - first + 1));
+    for (int i = first; i < last; i++) rank_med[i - first] = ga->rank_median[g->group_ranks[i]];
+  }
+  r.rank_median_us = rank_med;
+  r.ci_target = o->ci_target > 0 && ga->ci_stop ? o->ci_target : NAN;
+  r.ci_half_width = ga->ci_half_width;
+  r.ci_stop = ga->ci_stop ? policy_ci_stop_name(ga->ci_stop) : NULL;
   report_result(&r);
+  free(rank_med);
+  if (ga->invalid > 0) {
+    long attempted = ga->n_sample;
+    char msg[320];
+    snprintf(msg, sizeof(msg), "-sync window: %ld of %ld samples of %s at %zu bytes started late on some rank and were dropped "
+             "(window %.1f us)%s", ga->invalid, attempted, d->name, bytes, ga->window_ns * 1e-3,
+             4 * ga->invalid > attempted ? "; more than a quarter: the machine is loaded or the clocks disagree" : "");
+    emit_event(4 * ga->invalid > attempted ? "warning" : "info", "invalid_samples", msg, tr, (long long)bytes);
+  }
   free(rank_us);
   tr->e->results++;
   tr->e->defects += r.defects;
@@ -547,6 +719,19 @@ static void gather_means(const table_run_t *tr, int active, const bench_ctx *c, 
   ga->batch = batch;
   double mine[3] = {active && !c->untimed ? m->mean_us : -1.0, m->t_pure_us, m->t_cpu_us};
   long my_defects = active ? m->defects : 0;
+  double extra[5] = {(double)m->invalid, m->window_ns, m->ci_half_width, (double)m->ci_stop, (double)m->loops};
+  MPI_Bcast(extra, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  ga->invalid = (long)extra[0];
+  ga->window_ns = extra[1];
+  ga->ci_half_width = extra[2];
+  ga->ci_stop = (int)extra[3];
+  ga->loops = (long)extra[4];
+  ga->rank_median = NULL;
+  if (ga->invalid >= 0) {
+    double mine_med = active && !c->untimed ? m->rank_median_us : NAN;
+    ga->rank_median = wrank == 0 ? malloc(sizeof(double) * (size_t)P) : NULL;
+    MPI_Gather(&mine_med, 1, MPI_DOUBLE, ga->rank_median, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  }
   ga->means = wrank == 0 ? malloc(sizeof(double) * 3 * (size_t)P) : NULL;
   ga->defects = wrank == 0 ? malloc(sizeof(long) * (size_t)P) : NULL;
   MPI_Gather(mine, 3, MPI_DOUBLE, ga->means, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -608,6 +793,8 @@ static void run_size(table_run_t *tr, size_t bytes) {
   }
   measurement_t m;
   memset(&m, 0, sizeof(m));
+  m.invalid = -1;
+  m.loops = 1;
   if (active) measure(tr, &c, sp.selected, &m);
   tr->first_size = 0;
   gathered_t ga;
@@ -615,6 +802,7 @@ static void run_size(table_run_t *tr, size_t bytes) {
   report_size(tr, bytes, active, &m, &ga);
   free(ga.means);
   free(ga.defects);
+  free(ga.rank_median);
   free(m.samples);
   if (active) free_ctx(&c);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -633,7 +821,12 @@ void engine_run_table(engine_t *e, const bench_desc *d, const table_plan_t *plan
   tr.d = d;
   tr.plan = plan;
   tr.g = &plan->g;
+  /* -sync window calibrates as -sync on does (one call's time sizes the window). */
   tr.untimed_barrier = is_collective(d) && o->sync;
+  tr.window = is_collective(d) && o->sync == SYNC_WINDOW && !(d->flags & BF_OVERLAP) && !d->loop &&
+              plan->mode != 1 && !plan->timed_barrier && e->iter_mode == ITERS_IMB;
+  tr.min_samples = strcmp(e->suite->name, "ext") == 0 || strcmp(e->suite->name, "rma") == 0;
+  if (tr.window) clocksync_build(&e->clock);  /* a fresh model for every table, as ReproMPI per job */
   tr.table.suite = e->suite->name;
   tr.table.bench = d;
   tr.table.np = plan->g.np;

@@ -5,6 +5,7 @@
 #ifndef MPIMARK_ENGINE_H
 #define MPIMARK_ENGINE_H
 
+#include "engine/clocksync.h"
 #include "engine/comms.h"
 #include "engine/registry.h"
 #include "engine/sysinfo.h"
@@ -33,6 +34,7 @@ typedef struct {
   long defects;             /* -check: wrong elements in all */
   double cpu_reps_per_sec;  /* overlap protocol: this rank's calibrated CPU kernel */
   double cpu_mflops;
+  clock_model_t clock;      /* offsets against world rank 0 (clocksync.h), rebuilt per -sync window table */
 } engine_t;
 
 /* One table: a benchmark on groups of processes over a list of sizes. */

@@ -42,7 +42,8 @@ static void write_options(jw_t *w, const options_t *o) {
   jw_str(w, "map", map);
   jw_str(w, "thread_level", thread_level_name(o->thread_level));
   jw_str(w, "root_shift", bool_name(o->root_shift));
-  jw_str(w, "sync", bool_name(o->sync));
+  jw_str(w, "sync", sync_name(o->sync));
+  jw_num(w, "ci_target", o->ci_target > 0 ? o->ci_target : NAN);
   jw_str(w, "imb_barrier", bool_name(o->imb_barrier));
   jw_str(w, "data_type", dtype_option_name(o->data_type));
   jw_str(w, "red_data_type", dtype_option_name(o->red_data_type));
@@ -108,6 +109,26 @@ static void json_result(reporter_t *r, const result_t *res) {
     jw_null(w, "overlap");
   }
   jw_num(w, "needed_gb", res->status == ST_OUT_OF_MEMORY ? res->needed_gb : NAN);
+  /* Rigour beyond IMB: how the calls were separated, and what sampling did. */
+  jw_str(w, "sync", res->sync_used);
+  if (ok) jw_int(w, "loops", res->loops > 0 ? res->loops : 1);
+  if (ok && res->sync_used && res->invalid_samples >= 0) {
+    jw_obj_begin(w, "window");
+    jw_num(w, "window_usec", res->window_us);
+    jw_int(w, "samples_attempted", res->repetitions);
+    jw_int(w, "invalid_samples", res->invalid_samples);
+    jw_arr_begin(w, "rank_median_usec");
+    for (int i = 0; i < res->n_rank_us; i++) jw_num(w, NULL, res->rank_median_us ? res->rank_median_us[i] : NAN);
+    jw_arr_end(w);
+    jw_obj_end(w);
+  }
+  if (ok && res->ci_stop) {
+    jw_obj_begin(w, "ci_target");
+    jw_num(w, "target", res->ci_target);
+    jw_num(w, "half_width", res->ci_half_width);
+    jw_str(w, "stop", res->ci_stop);
+    jw_obj_end(w);
+  }
   rec_result_samples(w, res);
   rec_close(w);
 }

@@ -35,6 +35,33 @@ static void load_field(jw_t *w, const char *key, const double load[3]) {
   jw_arr_end(w);
 }
 
+/* The clock model (clocksync.h): SKaMPI offsets against world rank 0, their
+ * bounds, and the check made right after with the model applied. */
+static void rec_clock_sync(jw_t *w, const clock_model_t *m) {
+  jw_obj_begin(w, "clock_sync");
+  jw_str(w, "method", "skampi_offset");
+  jw_str(w, "model", "offset");
+  jw_str(w, "reference", "world rank 0");
+  jw_int(w, "min_pingpongs", CLOCKSYNC_MIN_PINGPONGS);
+  jw_int(w, "max_pingpongs", CLOCKSYNC_MAX_PINGPONGS);
+  jw_num(w, "duration_s", m->duration_s);
+  jw_num(w, "max_bound_ns", m->max_bound_ns);
+  jw_num(w, "max_residual_ns", m->max_residual_ns);
+  jw_arr_begin(w, "ranks");
+  for (int r = 0; r < m->n; r++) {
+    jw_obj_begin(w, NULL);
+    jw_int(w, "rank", r);
+    jw_int(w, "offset_ns", m->all[r].offset_ns);
+    jw_num(w, "bound_ns", m->all[r].bound_ns);
+    jw_num(w, "rtt_min_ns", r ? m->all[r].rtt_min_ns : NAN);
+    jw_num(w, "residual_ns", m->residual_ns[r]);
+    jw_num(w, "residual_bound_ns", m->residual_bound_ns[r]);
+    jw_obj_end(w);
+  }
+  jw_arr_end(w);
+  jw_obj_end(w);
+}
+
 void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_obj_begin(w, NULL);
   jw_str(w, "type", "run");
@@ -78,6 +105,7 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_num(w, "mpi_wtick_s", in->mpi_wtick);
   jw_obj_end(w);
   load_field(w, "load_average_before", in->load_before);
+  if (in->clock && in->clock->valid) rec_clock_sync(w, in->clock);
   bench_facts_write_suite(w, "benchmark_facts", suite);
 }
 
@@ -191,5 +219,28 @@ void rec_end(jw_t *w, const run_end_t *end) {
   jw_num(w, "elapsed_s", end->elapsed_s);
   jw_int(w, "results", end->results);
   load_field(w, "load_average_after", end->load_after);
+  if (end->clock_residual_ns) {
+    jw_obj_begin(w, "clock_check");
+    jw_num(w, "model_age_s", end->clock_model_age_s);
+    double worst = 0, worst_drift = 0;
+    for (int r = 1; r < end->clock_n; r++) {
+      double e = fabs(end->clock_residual_ns[r]) + end->clock_bound_ns[r];
+      if (e > worst) worst = e;
+      if (fabs(end->clock_drift_ppm[r]) > fabs(worst_drift)) worst_drift = end->clock_drift_ppm[r];
+    }
+    jw_num(w, "max_residual_ns", worst);
+    jw_num(w, "max_drift_ppm", worst_drift);
+    jw_arr_begin(w, "ranks");
+    for (int r = 0; r < end->clock_n; r++) {
+      jw_obj_begin(w, NULL);
+      jw_int(w, "rank", r);
+      jw_num(w, "residual_ns", end->clock_residual_ns[r]);
+      jw_num(w, "bound_ns", end->clock_bound_ns[r]);
+      jw_num(w, "drift_ppm", end->clock_drift_ppm[r]);
+      jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+  }
   rec_close(w);
 }

@@ -5,6 +5,7 @@
 #define MPIMARK_REPORTER_H
 
 #include <stddef.h>
+#include "engine/clocksync.h"
 #include "engine/registry.h"
 #include "util/options.h"
 #include "util/stats.h"
@@ -30,6 +31,7 @@ typedef struct {
   timer_selftest_t timer;
   double mpi_wtick;
   double load_before[3];
+  const clock_model_t *clock;     /* the clock model of the run's start (rank 0's view), or NULL */
   const bench_desc **benchmarks;  /* the run list, in order */
   int n_benchmarks;
 } run_info_t;
@@ -78,6 +80,15 @@ typedef struct {
   int estimate_only;              /* mpibench: the time-limit estimate is the measurement */
   const double *rank_us;          /* every member rank's time per call, in group_ranks order (NaN: untimed) */
   int n_rank_us;
+  /* Rigour beyond IMB (docs/measurement.md). */
+  const char *sync_used;          /* collectives: "on" (IMB's barrier), "window", "off"; else NULL */
+  long invalid_samples;           /* -sync window: samples dropped, else -1 */
+  double window_us;               /* -sync window: the window */
+  const double *rank_median_us;   /* -sync window: per rank (rank_us order) median end-minus-start, or NULL */
+  long loops;                     /* how often the timed loop ran (EXT/RMA repeats, -ci_target) */
+  double ci_target;               /* -ci_target in force, else NaN */
+  double ci_half_width;           /* -ci_target: relative half-width of the median's CI reached */
+  const char *ci_stop;            /* -ci_target: target, time or max; else NULL */
 } result_t;
 
 typedef struct {
@@ -94,6 +105,10 @@ typedef struct {
   double elapsed_s;
   long results;
   double load_after[3];
+  /* The clock model checked again at the end (NULL: not checked): per world rank. */
+  int clock_n;
+  const double *clock_residual_ns, *clock_bound_ns, *clock_drift_ppm;
+  double clock_model_age_s;
 } run_end_t;
 
 typedef struct reporter {

@@ -59,6 +59,8 @@ void options_defaults(options_t *o, const char *suite) {
   }
 }
 
+const char *sync_name(int sync) { return sync == SYNC_WINDOW ? "window" : sync ? "on" : "off"; }
+
 /* IMB's integer options are longs; the range check is parse_integer's. */
 static int parse_long(const char *s, long lo, long hi, long *out) {
   long long v;
@@ -305,6 +307,11 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       NEED_VALUE();
       if (parse_double(val, &d) || d <= 0) BAD_VALUE("give the seconds per message size, e.g. -time 10");
       o->time_secs = d;
+    } else if (str_ieq(name, "ci_target")) {
+      NEED_VALUE();
+      if (parse_double(val, &d) || d <= 0 || d >= 1)
+        BAD_VALUE("give the relative half-width of the median's 95 % CI, between 0 and 1, e.g. -ci_target 0.01");
+      o->ci_target = d;
     } else if (str_ieq(name, "mem")) {
       NEED_VALUE();
       if (parse_double(val, &d) || d <= 0) BAD_VALUE("give the memory per process in GB, e.g. -mem 1");
@@ -379,6 +386,11 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       if (i + 1 < argc && parse_bool(argv[i + 1], &b) == 0) { o->check = b; i++; }
       else o->check = 1;
     } else {
+      if (str_ieq(name, "sync") && i + 1 < argc && str_ieq(argv[i + 1], "window")) {
+        o->sync = SYNC_WINDOW;
+        i++;
+        continue;
+      }
       static const char *bools[] = {"root_shift", "sync", "imb_barrier", "zero_size", "warm_up", "msg_pause"};
       int *targets[] = {&o->root_shift, &o->sync, &o->imb_barrier, &o->zero_size, &o->warm_up, &o->msg_pause};
       int k = lookup(name, bools, 6);
@@ -387,7 +399,7 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
         return -1;
       }
       NEED_VALUE();
-      if (parse_bool(val, targets[k])) BAD_VALUE("use on or off");
+      if (parse_bool(val, targets[k])) BAD_VALUE(k == 1 ? "use on, off or window" : "use on or off");
     }
   }
   if (o->json_stdout && !o->list) {

@@ -57,7 +57,8 @@ typedef struct {
   int map_p, map_q;       /* -map PxQ; 1x1 = identity */
   thread_level_t thread_level;
   int root_shift;         /* -root_shift on|off */
-  int sync;               /* -sync on|off */
+  int sync;               /* -sync on|off|window: SYNC_OFF, SYNC_ON (IMB's barrier), SYNC_WINDOW */
+  double ci_target;       /* -ci_target P: sample until the median's 95 % CI is within ±P (0: IMB's counts) */
   int imb_barrier;        /* -imb_barrier on|off */
   dtype_t data_type, red_data_type;
   int zero_size;          /* -zero_size on|off */
@@ -73,6 +74,9 @@ typedef struct {
   int list;               /* -list */
   int help;               /* -help */
 } options_t;
+
+enum { SYNC_OFF = 0, SYNC_ON = 1, SYNC_WINDOW = 2 };
+const char *sync_name(int sync);
 
 /* Fills *o with IMB's defaults for the suite. */
 void options_defaults(options_t *o, const char *suite);

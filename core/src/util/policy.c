@@ -1,6 +1,10 @@
 #include "util/policy.h"
 
+#include "util/stats.h"
+
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 long policy_batch(long n, double t_iter_s, int own_loop, int barrier_each, int aggregate) {
   if (own_loop) return 1;
@@ -44,4 +48,46 @@ mem_verdict_t policy_memory(double need_bytes, double mem_gb, int ranks_on_host,
   if (need_bytes / 1073741824.0 > mem_gb) return MEM_OVER_LIMIT;
   if (need_bytes * ranks_on_host > 0.9 * mem_available) return MEM_HOST_SHORT;
   return MEM_FITS;
+}
+
+long policy_repeats(int per_loop, double loop_s, double budget_s) {
+  if (per_loop <= 0) per_loop = 1;
+  long want = (MIN_CI_SAMPLES + per_loop - 1) / per_loop;
+  if (want < 1) want = 1;
+  if (loop_s > 0 && budget_s > 0 && (double)want * loop_s > budget_s) {
+    long fit = (long)(budget_s / loop_s);
+    long floor_n = (6 + per_loop - 1) / per_loop;
+    want = fit > floor_n ? fit : floor_n;
+  }
+  return want < 1 ? 1 : want;
+}
+
+int policy_ci_stop(const double *samples, int n, double target, double elapsed_s, double budget_s, int max_n,
+                   double *half_width) {
+  *half_width = NAN;
+  if (n > 0) {
+    double *x = malloc(sizeof(double) * (size_t)n);
+    memcpy(x, samples, sizeof(double) * (size_t)n);
+    summary_t s;
+    summarize(x, n, 0.95, &s);
+    free(x);
+    if (s.has_ci && s.median > 0) {
+      double lo = s.median - s.ci_low, hi = s.ci_high - s.median;
+      *half_width = (lo > hi ? lo : hi) / s.median;
+      if (*half_width <= target) return CI_STOP_TARGET;
+    }
+  }
+  if (n >= max_n) return CI_STOP_MAX;
+  if (elapsed_s >= budget_s) return CI_STOP_TIME;
+  return CI_CONTINUE;
+}
+
+const char *policy_ci_stop_name(int reason) {
+  return reason == CI_STOP_TARGET ? "target" : reason == CI_STOP_TIME ? "time" : reason == CI_STOP_MAX ? "max" : NULL;
+}
+
+double policy_window_ns(double t_call_ns, double clock_err_ns) {
+  if (t_call_ns < 0) t_call_ns = 0;
+  double w = 2.0 * t_call_ns + 4.0 * clock_err_ns + 5000.0;
+  return w > 20000.0 ? w : 20000.0;
 }

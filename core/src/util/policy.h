@@ -45,4 +45,31 @@ typedef enum { MEM_FITS, MEM_OVER_LIMIT, MEM_HOST_SHORT } mem_verdict_t;
  * memory. The host verdict differs between hosts; the engine combines it. */
 mem_verdict_t policy_memory(double need_bytes, double mem_gb, int ranks_on_host, double mem_available);
 
+/* ---- Rigour beyond IMB (docs/measurement.md) ---- */
+
+#define MIN_CI_SAMPLES 30      /* EXT/RMA rows: the timed loop repeats until it has this many samples */
+#define CI_MAX_SAMPLES 20000   /* -ci_target: never more samples than this */
+
+/* How often to repeat a timed loop that yields `per_loop` samples and took
+ * loop_s seconds (max over ranks) so that at least MIN_CI_SAMPLES samples
+ * exist, as far as budget_s (-time) allows; never below the 6 samples a 95 %
+ * interval of the median needs, never below 1. */
+long policy_repeats(int per_loop, double loop_s, double budget_s);
+
+/* -ci_target's stopping rule on the samples so far (any order; not changed):
+ * CI_CONTINUE, or why to stop. target: when the exact 95 % CI of the median
+ * lies within +-target*median (*half_width gets max(median - low, high -
+ * median) / median, NaN without an interval); time: elapsed_s >= budget_s;
+ * max: n >= max_n. The target wins over the others. */
+enum { CI_CONTINUE = 0, CI_STOP_TIME = 1, CI_STOP_MAX = 2, CI_STOP_TARGET = 3 };
+int policy_ci_stop(const double *samples, int n, double target, double elapsed_s, double budget_s, int max_n,
+                   double *half_width);
+const char *policy_ci_stop_name(int reason);
+
+/* -sync window: the window (ns) between the common start times of two
+ * samples, from the slowest rank's time of one call and the clock model's
+ * error: room for the call, for the skew of the ranks' clocks, and 5 us;
+ * at least 20 us. */
+double policy_window_ns(double t_call_ns, double clock_err_ns);
+
 #endif

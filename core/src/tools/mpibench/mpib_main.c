@@ -298,7 +298,7 @@ int mpibench_main(int argc, char **argv) {
     groups_free(&plan.g);
   }
   if (rank == 0) {
-    run_end_t end = {e.skipped_sizes == 0, (double)(now_ns() - t0) * 1e-9, e.results, {0, 0, 0}};
+    run_end_t end = {.complete = e.skipped_sizes == 0, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = e.results};
     load_average(end.load_after);
     report_run_end(&end);
   }
