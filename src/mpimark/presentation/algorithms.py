@@ -104,8 +104,9 @@ def _gain_cells(g: Gain) -> list[str]:
 
 
 GAIN_NOTE = ("gain: the default's median / the tuned file's (> 1: the file is faster); verdict by a two-sided "
-             "Mann-Whitney test at 0.05 (one median per launch with several rounds: --repeat 5 or more gives a "
-             "test); TUNED SLOWER: the file is slower beyond the noise")
+             "Mann-Whitney test at 0.05 (one median per launch with several rounds, where --repeat 5 or more is "
+             "needed for a test; with one round the samples of the launch, which ignores launch-to-launch "
+             "variation); TUNED SLOWER: the file is slower beyond the noise")
 
 
 def gains_table(gains: Sequence[Gain], title: str) -> Table:
