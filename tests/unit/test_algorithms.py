@@ -77,3 +77,19 @@ def test_a_library_without_mpi_t_is_one_line(tmp_path):
         name, library_version, env = "old", "Old MPI 1.0", {}
     with pytest.raises(A.AlgorithmError, match=r"^old \(Old MPI 1.0\) has no MPI tool information interface"):
         A.mpit_document(Impl(), fake, "x")
+
+
+def test_tuning_env_and_its_read_back(tmp_path):
+    f = tmp_path / "rules.txt"
+    env, expected = A.tuning_env("openmpi", f)
+    assert dict(env) == {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1", "OMPI_MCA_coll_tuned_dynamic_rules_filename": str(f)}
+    good = {"mpit_cvars": {"coll_tuned_use_dynamic_rules": {"value": 1},
+                           "coll_tuned_dynamic_rules_filename": {"value": str(f)}}}
+    assert A.verify_tuning(expected, good) is None
+    bad = {"mpit_cvars": {"coll_tuned_use_dynamic_rules": {"value": 1}, "coll_tuned_dynamic_rules_filename": {"value": ""}}}
+    assert "was not taken" in A.verify_tuning(expected, bad)
+    assert "holds no value" in A.verify_tuning(expected, {})
+    env, expected = A.tuning_env("mpich", f)
+    assert env == (("MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", str(f)),) and expected == {}
+    env, expected = A.tuning_env("impi", f, {"I_MPI_ADJUST_ALLREDUCE": "1:0-10@1-4"})
+    assert env == (("I_MPI_ADJUST_ALLREDUCE", "1:0-10@1-4"),) and expected == {}

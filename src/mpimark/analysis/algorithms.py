@@ -134,3 +134,93 @@ def winners(verdict: Verdict, significant_only: bool = False) -> dict[tuple[str,
             continue
         found.setdefault((row.op, row.processes), []).append((row.bytes, choice))
     return found
+
+
+# -- the message size a library's selection compares ------------------------------------------------
+#
+# IMB's message size is per rank: the buffer of Allreduce, Bcast and Reduce, the block sent to each
+# rank (Alltoall), each rank's contribution (Allgather, Gather, Scatter, their v-variants), and the
+# whole vector of Reduce_scatter(_block). The libraries' selection rules compare other sizes
+# (docs/algorithms.md, "Which size a rule compares"):
+#
+# - Open MPI coll_tuned (coll_tuned_decision_dynamic.c): count x type size for Allreduce, Bcast,
+#   Reduce and the reduce-scatters (their sum of counts); x communicator size for Alltoall,
+#   Allgather, Gather and Scatter; the average contribution for Allgatherv; always 0 for Barrier and
+#   Alltoallv; type size x communicator size (not the count) for Scan and Exscan.
+# - MPICH csel (src/mpi/coll/src/csel.c): avg_msg_size (count x type size) is defined for Allreduce,
+#   Bcast, Reduce and Alltoall only (any other collective asserts); total_msg_size is the
+#   communicator's total (x communicator size) for those and for the gathers and scatters, the sum of
+#   counts for the reduce-scatters; neither is defined for Barrier, Scan and Exscan.
+
+SIZE_FREE = None  # the library's rule does not depend on the message size
+
+_OMPI_FACTOR = {"Allreduce": 1, "Bcast": 1, "Reduce": 1, "Reduce_scatter": 1, "Reduce_scatter_block": 1,
+                "Allgatherv": 1, "Alltoall": "np", "Allgather": "np", "Gather": "np", "Scatter": "np"}
+_MPICH_MEASURE = {"Allreduce": ("avg_msg_size", 1), "Bcast": ("avg_msg_size", 1), "Reduce": ("avg_msg_size", 1),
+                  "Alltoall": ("avg_msg_size", 1), "Allgather": ("total_msg_size", "np"),
+                  "Allgatherv": ("total_msg_size", "np"), "Alltoallv": ("total_msg_size", "np"),
+                  "Gather": ("total_msg_size", "np"), "Scatter": ("total_msg_size", "np"),
+                  "Reduce_scatter": ("total_msg_size", 1), "Reduce_scatter_block": ("total_msg_size", 1)}
+
+
+def size_measure(kind: str, op: str) -> tuple[str, object] | None:
+    """(the rule's size condition, factor on IMB's bytes: 1 or 'np'); None where the size is not looked at.
+
+    kind: openmpi (condition 'bytes', the rule's lower bound) or mpich (avg_msg_size / total_msg_size).
+    """
+    if kind == "openmpi":
+        factor = _OMPI_FACTOR.get(op)
+        return None if factor is None else ("bytes", factor)
+    if kind == "mpich":
+        return _MPICH_MEASURE.get(op)
+    return ("bytes", 1)  # Intel MPI's I_MPI_ADJUST ranges: message size as the benchmark gives it
+
+
+def library_bytes(kind: str, op: str, imb_bytes: int, processes: int) -> int | None:
+    """IMB's message size as the library's rule compares it (None: the rule does not look at it)."""
+    measure = size_measure(kind, op)
+    if measure is None:
+        return SIZE_FREE
+    return imb_bytes * (processes if measure[1] == "np" else 1)
+
+
+# -- tune --verify: the tuned file against the library's default ------------------------------------
+
+TUNED = "tuned"  # the name of the verify study's tuned arm
+
+
+@dataclass(frozen=True)
+class Gain:
+    """One size of a verify study: the tuned file's arm against the default."""
+
+    op: str
+    processes: int
+    bytes: int
+    default: Entry
+    tuned: Entry
+    gain: float  # default's median / tuned's median (> 1: the tuned file is faster)
+    p_value: float | None  # two-sided Mann-Whitney; None: too few samples to test
+    verdict: str  # faster | slower | same (not significant) | untested (too few samples for any p <= alpha)
+
+
+def gains(verdict: Verdict, alpha: float = 0.05) -> list[Gain]:
+    """Per operation x processes x bytes of a verify study: the tuned arm against the default."""
+    found = []
+    for row in verdict.rows:
+        default = next((e for e in row.entries if e.arm.id is None and e.arm.name == "default"), None)
+        tuned = next((e for e in row.entries if e.arm.name == TUNED), None)
+        if default is None or tuned is None or tuned.median_usec <= 0:
+            continue
+        n_a, n_b = len(tuned.samples_usec), len(default.samples_usec)
+        p = None
+        if min(n_a, n_b) >= MIN_SAMPLES and smallest_p(n_a, n_b) <= alpha:
+            p = mann_whitney_u(tuned.samples_usec, default.samples_usec).p_value
+        gain = default.median_usec / tuned.median_usec
+        if p is None:
+            what = "untested"
+        elif p <= alpha:
+            what = "faster" if gain > 1 else "slower"
+        else:
+            what = "same"
+        found.append(Gain(row.op, row.processes, row.bytes, default, tuned, gain, p, what))
+    return found

@@ -12,6 +12,7 @@ import dataclasses
 import json
 import random
 import sys
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -145,20 +146,38 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     with Store(db) as store:
         if studies.members(store, study):
             raise StoreError(f"study {study!r} exists already; give another --study name")
+    _launch(db, study, impl, core, arms, args_for, placement_for, process_counts, repeat, seed, suite, rest,
+            timeout, tables, asked, {
+                "kind": PLAN_KIND, "mpi": impl.name, "mpi_kind": impl.kind, "library_version": impl.library_version,
+                "origin": origin, "suite": suite, "args": rest, "processes": process_counts, "repeat": repeat,
+                "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()],
+                "selectables": [s.to_record() for s in selectables],
+                "command": ["mpimark", *sys.argv[1:]],
+            }, _forced_check(selectables), lambda store: _show(store, study, "table"), ctx)
+
+
+def _forced_check(selectables: list[algorithms.Selectable]) -> Callable[[verdicts.Arm, dict], str | None]:
+    by_op = {s.op: s for s in selectables}
+
+    def check(arm: verdicts.Arm, run: dict) -> str | None:
+        s = by_op[arm.op]
+        return algorithms.verify(s, None if arm.id is None else s.find(str(arm.id)), run)
+    return check
+
+
+def _launch(db: str | None, study: str, impl: mpi.MpiImpl, core: Path, arms: dict[str, verdicts.Arm],
+            args_for: dict[str, list[str]], placement_for: dict[str, Placement], process_counts: list[int],
+            repeat: int, seed: int | None, suite: str, rest: list[str], timeout: float, tables: bool,
+            asked: Placement, plan: dict, check: Callable[[verdicts.Arm, dict], str | None],
+            show: Callable[[Store], None], ctx: click.Context) -> None:
+    """Launch the arms round robin as one study (stored with its plan), mark runs check() rejects, show it."""
     labels = list(arms)
     launches = matrix.plan(labels, process_counts, repeat, seed)
     note(f"study {study}: {len(launches)} launches ({len(labels)} arms x {len(process_counts)} process counts x "
-         f"{repeat} round{'s' if repeat > 1 else ''}) under {impl.name}; algorithms from {origin}")
+         f"{repeat} round{'s' if repeat > 1 else ''}) under {impl.name}")
     members = {label: matrix.Member(label, impl, core) for label in labels}
-    by_selectable = {s.op: s for s in selectables}
     with Store(db) as store:
-        studies.add_plan(store, study, {
-            "kind": PLAN_KIND, "mpi": impl.name, "mpi_kind": impl.kind, "library_version": impl.library_version,
-            "origin": origin, "suite": suite, "args": rest, "processes": process_counts, "repeat": repeat,
-            "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()],
-            "selectables": [s.to_record() for s in selectables],
-            "command": ["mpimark", *sys.argv[1:]],
-        })
+        studies.add_plan(store, study, plan)
         done: list[matrix.Done] = []
 
         def started(launch: matrix.Launch) -> None:
@@ -166,11 +185,8 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
 
         def ended(item: matrix.Done) -> None:
             done.append(item)
-            arm = arms[item.launch.label]
-            s = by_selectable[arm.op]
-            alg = None if arm.id is None else s.find(str(arm.id))
             run = next((r for r in store.records(item.run_id) if r.get("type") == "run"), None)
-            why = algorithms.verify(s, alg, run) if run else None
+            why = check(arms[item.launch.label], run) if run else None
             if why:
                 store.add_record(item.run_id, {"type": "event", "level": "error", "kind": verdicts.NOT_FORCED,
                                                "message": why})
@@ -181,7 +197,7 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
         recording.run_matrix(store, study, launches, members, suite, rest, timeout=timeout, quiet=not tables,
                              on_start=started, on_done=ended, placement=asked, args_for=args_for,
                              placement_for=placement_for)
-        _show(store, study, "table")
+        show(store)
     if done and done[-1].status == "interrupted":
         error_line(f"interrupted after {len(done)} of {len(launches)} launches; the study holds what ran")
         ctx.exit(EXIT_INTERRUPTED)
@@ -249,15 +265,38 @@ def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, 
               help="The tuning file to write.")
 @click.option("--significant-only", is_flag=True,
               help="Keep the library's default where the best did not beat it significantly.")
+@click.option("--verify", is_flag=True,
+              help="Then run the default and the tuned file interleaved (a study of their own) and report the "
+                   "gain per size with its significance.")
+@click.option("--repeat", type=click.IntRange(min=1), metavar="K",
+              help="--verify: rounds [default: the study's, at least 3].")
+@click.option("--verify-study", metavar="NAME", help="--verify: the study's name [default: STUDY-verify].")
+@click.option("--seed", type=click.IntRange(min=0), help="--verify: shuffle each round's order with this seed.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", default=300,
+              show_default=True, help="--verify: kill a launch after this long.")
+@click.option("--tables", is_flag=True, help="--verify: print IMB's tables of every launch.")
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown"]), default="table", show_default=True,
+              help="--verify: how to print the gains.")
+@placement_options
 @db_option
-def tune_command(study: str, path: Path, significant_only: bool, db: str | None) -> None:
+@click.pass_context
+def tune_command(ctx: click.Context, study: str, path: Path, significant_only: bool, verify: bool,
+                 repeat: int | None, verify_study: str | None, seed: int | None, timeout: float, tables: bool,
+                 fmt: str, db: str | None, **place: object) -> None:
     """Write the study's winners in the library's own format, and print how to use the file.
 
     Open MPI: a coll_tuned dynamic rules file; MPICH: a collective selection
     JSON file; Intel MPI: I_MPI_ADJUST_<OP> settings (a shell file to source).
+    With --verify, the library's default and the tuned file are then launched
+    interleaved (--repeat K rounds, stored as the study STUDY-verify) and the
+    gain per size is reported with its significance; a size where the tuned
+    file is slower beyond the noise says so.
+    `mpimark algorithms tune ompi-coll -o rules.txt --verify --repeat 5`
     """
     with Store(db) as store:
         plan, verdict = _load(store, study)
+    if plan.get("verify_of"):
+        raise StoreError(f"{study!r} is the verification of study {plan['verify_of']!r}, not a study to tune from")
     if significant_only:
         verdict = dataclasses.replace(verdict, rows=[
             r if r.significant or r.default is None else dataclasses.replace(r, best=r.default)
@@ -266,19 +305,22 @@ def tune_command(study: str, path: Path, significant_only: bool, db: str | None)
     if not found:
         raise StoreError(f"study {study!r} has no ranked results to tune from")
     kind = plan["mpi_kind"]
+    path = path.resolve()
+    settings = None
     if kind == "openmpi":
         path.write_text(shown.openmpi_rules(found), encoding="utf-8")
-        how = (f"OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_dynamic_rules_filename={path.resolve()}"
+        how = (f"OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_dynamic_rules_filename={path}"
                f"   (or mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename "
-               f"{path.resolve()})")
+               f"{path})")
     elif kind == "mpich":
         impl = mpi.find(plan["mpi"])
         builtin = algorithms.mpich_builtin_selection(build.ensure_core(impl, log=note))
         if builtin is None:
             note("warning: MPICH's own selection tree was not found in its library; the file holds only the "
-                 "studied collectives, and MPICH 4.0 aborts on a collective without an entry")
+                 "studied collectives (the fastest forced algorithm where the default won), and MPICH 4.0 "
+                 "aborts on a collective without an entry")
         path.write_text(shown.mpich_json(found, builtin), encoding="utf-8")
-        how = f"MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={path.resolve()}"
+        how = f"MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={path}"
     elif kind == "impi":
         settings = shown.impi_settings(found)
         path.write_text("".join(f"export {k}='{v}'\n" for k, v in settings.items()), encoding="utf-8")
@@ -286,6 +328,70 @@ def tune_command(study: str, path: Path, significant_only: bool, db: str | None)
     else:
         raise StoreError(f"no tuning file format for {plan['mpi']}")
     note(f"wrote {path}; use it with: {how}")
+    if verify:
+        _verify(ctx, db, study, plan, path, settings, repeat, verify_study, seed, timeout, tables, fmt, place)
+
+
+def _verify(ctx: click.Context, db: str | None, study: str, plan: dict, path: Path,
+            settings: dict[str, str] | None, repeat: int | None, name: str | None, seed: int | None,
+            timeout: float, tables: bool, fmt: str, place: dict) -> None:
+    """tune --verify: per operation the library's default and the tuned file, interleaved, as one study."""
+    name = name or f"{study}-verify"
+    studies.check_name(name)
+    with Store(db) as store:
+        if studies.members(store, name):
+            raise StoreError(f"study {name!r} exists already; give another --verify-study name")
+    process_counts = list(plan["processes"])
+    asked = placement(place, process_counts)
+    impl = mpi.find(plan["mpi"])
+    core = build.ensure_core(impl, log=note)
+    env, expected = algorithms.tuning_env(plan["mpi_kind"], path, settings)
+    rounds = repeat or max(3, int(plan.get("repeat") or 1))
+    given = {k for k, _ in asked.env}
+    arms: dict[str, verdicts.Arm] = {}
+    args_for: dict[str, list[str]] = {}
+    placement_for: dict[str, Placement] = {}
+    ops = list(dict.fromkeys(a["op"] for a in plan["arms"]))
+    for op in ops:
+        for arm in (verdicts.Arm(f"{op}:default", op, "default", None),
+                    verdicts.Arm(f"{op}:{verdicts.TUNED}", op, verdicts.TUNED, -1)):
+            arms[arm.label] = arm
+            args_for[arm.label] = [op, *plan["args"]]
+            extra = (*env, (algorithms.MPIT_CVARS_ENV, ",".join(expected))) if arm.id == -1 and expected else \
+                (env if arm.id == -1 else ())
+            placement_for[arm.label] = dataclasses.replace(
+                asked, env=(*asked.env, *((k, v) for k, v in extra if k not in given)))
+    vplan = {"kind": PLAN_KIND, "verify_of": study, "tuning_file": str(path), "tuning_env": [list(e) for e in env],
+             "mpi": impl.name, "mpi_kind": impl.kind, "library_version": impl.library_version,
+             "suite": plan.get("suite"), "args": plan["args"], "processes": process_counts, "repeat": rounds,
+             "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()], "selectables": [],
+             "command": ["mpimark", *sys.argv[1:]]}
+
+    def check(arm: verdicts.Arm, run: dict) -> str | None:
+        return algorithms.verify_tuning(expected, run) if arm.id == -1 else None
+
+    _launch(db, name, impl, core, arms, args_for, placement_for, process_counts, rounds, seed,
+            plan.get("suite"), list(plan["args"]), timeout, tables, asked, vplan, check,
+            lambda store: _show_gains(store, name, fmt), ctx)
+
+
+def _show_gains(store: Store, study: str, fmt: str) -> None:
+    plan, verdict = _load(store, study)
+    gains = verdicts.gains(verdict)
+    title = (f"tuned file {Path(plan.get('tuning_file', '?')).name} against the default: {plan['mpi']} "
+             f"(study {study}, {plan['repeat']} rounds)")
+    if fmt == "markdown":
+        click.echo(shown.gains_markdown(gains, title), nl=False)
+    else:
+        out = console(sys.stdout)
+        out.print(shown.gains_table(gains, title))
+        out.print(Text(shown.GAIN_NOTE))
+    for run, label, why in verdict.excluded_runs:
+        note(f"run {run} ({label}) left out: {why}")
+    slower = [g for g in gains if g.verdict == "slower"]
+    for g in slower:
+        note(f"warning: {g.op} np {g.processes} {g.bytes} bytes: the tuned file is slower than the default "
+             f"beyond the noise ({g.gain:.2f}x, p {g.p_value:.3g})")
 
 
 COMMANDS = (algorithms_group,)

@@ -172,7 +172,8 @@ def impi_catalog() -> tuple[dict[str, Selectable], dict]:
 def mpit_document(impl: MpiImpl, core: Path | str, match: str) -> dict:
     """`mpimark-core mpit -match MATCH` run as a singleton under impl's environment."""
     try:
-        proc = subprocess.run([str(core), "mpit", "-match", match], capture_output=True, text=True, timeout=120,
+        proc = subprocess.run([str(core), "mpit", "-match", match], capture_output=True, text=True, errors="replace",
+                              timeout=120,
                               stdin=subprocess.DEVNULL, env={**os.environ, **impl.env})
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise AlgorithmError(f"cannot ask {impl.name} for its control variables: {exc}") from None
@@ -259,4 +260,39 @@ def mpich_builtin_selection(core: Path | str) -> dict | None:
                 return json.loads(blob.decode())
             except ValueError:
                 continue
+    return None
+
+
+# -- a tuning file in a run (tune --verify) ---------------------------------------------------------
+
+
+def tuning_env(kind: str, path: Path, impi_settings: Mapping[str, str] | None = None
+               ) -> tuple[tuple[tuple[str, str], ...], dict[str, str]]:
+    """The variables that make the library use a tuning file (as --env sets them), and the MPI_T
+    control variables whose value in the run shows that it took them (name -> expected value)."""
+    if kind == "openmpi":
+        return ((("OMPI_MCA_coll_tuned_use_dynamic_rules", "1"),
+                 ("OMPI_MCA_coll_tuned_dynamic_rules_filename", str(path))),
+                {"coll_tuned_use_dynamic_rules": "1", "coll_tuned_dynamic_rules_filename": str(path)})
+    if kind == "mpich":
+        # MPICH 4.0.2 gives its string control variables a count of 0 through MPI_T, so the file's name
+        # reads back empty: nothing to check in the run (docs/algorithms.md).
+        return (("MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", str(path)),), {}
+    if kind == "impi":
+        return tuple((impi_settings or {}).items()), {}
+    raise AlgorithmError(f"no tuning file format for an MPI of kind {kind}")
+
+
+def verify_tuning(expected: Mapping[str, str], run_record: Mapping) -> str | None:
+    """Why the run does not show the tuning file's settings taken (None: it does, or nothing to check)."""
+    if not expected:
+        return None
+    values = run_record.get("mpit_cvars")
+    for name, want in expected.items():
+        got = values.get(name) if isinstance(values, Mapping) else None
+        if got is None:
+            return f"the run record holds no value of {name} (the core could not read it through MPI_T)"
+        value = got.get("value")
+        if str(int(value) if isinstance(value, bool) else value) != want:
+            return f"{name} read {value!r} in the run, not {want!r}: the tuning file was not taken"
     return None

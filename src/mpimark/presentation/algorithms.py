@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.analysis.algorithms import Arm, Row, Verdict
+from mpimark.analysis.algorithms import TUNED, Arm, Gain, Row, Verdict, library_bytes, size_measure
 
 # Open MPI's COLLTYPE_T (ompi/mca/coll/base/coll_base_functions.h): a collective's id in the rules file.
 OMPI_COLL_IDS = {"Allgather": 0, "Allgatherv": 1, "Allreduce": 2, "Alltoall": 3, "Alltoallv": 4, "Alltoallw": 5,
@@ -89,6 +89,41 @@ def footnotes(verdict: Verdict) -> list[str]:
     return lines
 
 
+# -- tune --verify ----------------------------------------------------------------------------------
+
+GAIN_HEADERS = ("op", "np", "bytes", "default [CI95] usec", "tuned [CI95] usec", "gain", "p", "verdict")
+
+
+def _gain_cells(g: Gain) -> list[str]:
+    def arm(e):
+        return f"{_us(e.median_usec)} [{_us(e.ci_low_usec)}, {_us(e.ci_high_usec)}]"
+    verdict = {"faster": "tuned faster", "slower": "TUNED SLOWER", "same": "~ (within the noise)",
+               "untested": "~ (too few samples to test)"}[g.verdict]
+    return [g.op, str(g.processes), str(g.bytes), arm(g.default), arm(g.tuned), f"{g.gain:.2f}x",
+            "-" if g.p_value is None else f"{g.p_value:.3g}", verdict]
+
+
+GAIN_NOTE = ("gain: the default's median / the tuned file's (> 1: the file is faster); verdict by a two-sided "
+             "Mann-Whitney test at 0.05 (one median per launch with several rounds, where --repeat 5 or more is "
+             "needed for a test; with one round the samples of the launch, which ignores launch-to-launch "
+             "variation); TUNED SLOWER: the file is slower beyond the noise")
+
+
+def gains_table(gains: Sequence[Gain], title: str) -> Table:
+    t = Table(title=Text(title), title_justify="left")
+    for h in GAIN_HEADERS:
+        t.add_column(h, justify="left" if h in ("op", "verdict") else "right", overflow="fold")
+    for g in gains:
+        t.add_row(*(Text(c) for c in _gain_cells(g)))
+    return t
+
+
+def gains_markdown(gains: Sequence[Gain], title: str) -> str:
+    lines = [f"## {title}", "", "| " + " | ".join(GAIN_HEADERS) + " |", "|" + "---|" * len(GAIN_HEADERS)]
+    lines += ["| " + " | ".join(_gain_cells(g)) + " |" for g in gains]
+    return "\n".join([*lines, "", GAIN_NOTE]) + "\n"
+
+
 # -- tuning files ------------------------------------------------------------------------------------
 
 Choice = tuple[int, Arm, Arm | None]  # (from bytes, the best arm, the best forced arm)
@@ -116,16 +151,23 @@ def _runs(items: Sequence[tuple[int, object]]) -> list[tuple[int, int | None, ob
 
 
 def openmpi_rules(found: Mapping[str, Mapping[int, Sequence[Choice]]]) -> str:
+    """The rules file. Each rule's size is IMB's converted to what coll_tuned compares for the collective
+    (analysis/algorithms.library_bytes: x processes for Alltoall, Allgather, Gather, Scatter); a
+    collective whose rule ignores the size (Barrier, Alltoallv, Scan, Exscan) gets one rule, the winner
+    at the smallest size studied."""
     ops = [op for op in found if op in OMPI_COLL_IDS]
     out = [f"{len(ops)}   # collectives (mpimark algorithms tune)"]
     for op in ops:
-        out.append(f"{OMPI_COLL_IDS[op]}   # {op}")
+        measure = size_measure("openmpi", op)
+        out.append(f"{OMPI_COLL_IDS[op]}   # {op}" + ("" if measure is None or measure[1] == 1 else
+                                                     "; sizes are IMB's x the communicator size"))
         out.append(f"{len(found[op])}   # communicator sizes")
         for processes in sorted(found[op]):
-            rules = _runs([(b, best.id or 0) for b, best, _ in found[op][processes]])
+            items = [(b, best.id or 0) for b, best, _ in found[op][processes]]
+            rules = _runs(items[:1] if measure is None else items)
             out.append(f"{processes}   # communicator size")
             out.append(f"{len(rules)}   # message sizes")
-            out += [f"{lo} {alg} 0 0" for lo, _, alg in rules]
+            out += [f"{library_bytes('openmpi', op, lo, processes) or 0} {alg} 0 0" for lo, _, alg in rules]
     return "\n".join(out) + "\n"
 
 
@@ -159,19 +201,40 @@ def mpich_name(op: str, arm: Arm) -> str:
 
 def mpich_json(found: Mapping[str, Mapping[int, Sequence[Choice]]], builtin: Mapping | None = None) -> str:
     """The selection JSON: builtin (the library's own tree, which the file replaces as a whole) with the
-    studied collectives' intra-communicator subtrees replaced by the winners."""
+    studied collectives' intra-communicator subtrees replaced by the winners.
+
+    Sizes are compared as MPICH does for the collective (avg_msg_size, or total_msg_size = IMB's x
+    processes where avg_msg_size is not defined: analysis/algorithms.size_measure). Where the
+    library's default won, the range holds the library's own intra subtree for the collective (its
+    auto selection, from builtin); without builtin, the fastest forced algorithm.
+    """
     doc: dict = json.loads(json.dumps(builtin)) if builtin else {}
     for op, by_np in found.items():
+        entry = doc.get(f"collective={op.lower()}")
+        own = entry.get("comm_type=intra") if isinstance(entry, dict) else None
+        measure = size_measure("mpich", op)
         comm: dict = {}
+        if isinstance(own, dict) and "is_sendbuf_inplace=yes" in own:
+            # MPICH's own tree serves MPI_IN_PLACE calls first (Alltoall: only pairwise_sendrecv_replace
+            # can); the studied algorithms were measured without it, so that branch is kept.
+            comm["is_sendbuf_inplace=yes"] = json.loads(json.dumps(own["is_sendbuf_inplace=yes"]))
         counts = sorted(by_np)
         for i, processes in enumerate(counts):
             sizes: dict = {}
-            rules = _runs([(b, forced) for b, _, forced in by_np[processes] if forced is not None])
-            for j, (lo, hi, arm) in enumerate(rules):
-                key = "avg_msg_size=any" if hi is None else f"avg_msg_size<={hi}"
-                sizes[key] = {f"algorithm={mpich_name(op, arm)}": {}}
+            items = [(b, best if best.id is not None and best.name != TUNED else ("auto" if own else forced))
+                     for b, best, forced in by_np[processes]]
+            items = [(b, c) for b, c in items if c is not None]
+            rules = _runs(items[:1] if measure is None else items)
+            for lo, hi, arm in rules:
+                if measure is None or hi is None:
+                    key = "any" if measure is None else f"{measure[0]}=any"
+                else:
+                    key = f"{measure[0]}<={library_bytes('mpich', op, hi + 1, processes) - 1}"
+                sizes[key] = (json.loads(json.dumps(own)) if arm == "auto"
+                              else {f"algorithm={mpich_name(op, arm)}": {}})
+            if measure is None:
+                sizes = next(iter(sizes.values()))
             comm["comm_size=any" if i == len(counts) - 1 else f"comm_size<={processes}"] = sizes
-        entry = doc.get(f"collective={op.lower()}")
         if isinstance(entry, dict) and any(k.startswith("comm_type=") for k in entry):
             entry["comm_type=intra"] = comm
         else:

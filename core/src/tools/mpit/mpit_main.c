@@ -63,6 +63,7 @@ static const char *type_name(MPI_Datatype t) {
   if (t == MPI_COUNT) return "count";
   if (t == MPI_CHAR) return "char";
   if (t == MPI_DOUBLE) return "double";
+  if (t == MPI_C_BOOL) return "bool";
   return "other";
 }
 
@@ -112,6 +113,14 @@ static void write_value(jw_t *w, int index, MPI_Datatype type, MPI_T_enum e, int
     if (MPI_T_cvar_read(h, buf) == MPI_SUCCESS)
       jw_int(w, "value", type == MPI_UNSIGNED_LONG ? (int64_t)ul : type == MPI_COUNT ? (int64_t)c : (int64_t)ull);
     else jw_null(w, "value");
+  } else if (count == 1 && type == MPI_C_BOOL) {
+    /* Open MPI's boolean MCA variables (coll_tuned_use_dynamic_rules): read as 0 or 1 */
+    _Bool b = 0;
+    if (MPI_T_cvar_read(h, &b) == MPI_SUCCESS) {
+      jw_int(w, "value", b ? 1 : 0);
+      char item[NAME_LEN];
+      if (enum_item_name(e, b ? 1 : 0, item, sizeof(item))) jw_str(w, "item", item);
+    } else jw_null(w, "value");
   } else if (count == 1 && type == MPI_DOUBLE) {
     double d = 0;
     if (MPI_T_cvar_read(h, &d) == MPI_SUCCESS) jw_num(w, "value", d);
