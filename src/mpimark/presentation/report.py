@@ -23,17 +23,26 @@ from datetime import datetime, timezone
 import jinja2
 
 from mpimark import __version__
+from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches
 from mpimark.presentation import placement, plots
-from mpimark.records.figures import bandwidth_mbs, is_collective, table_key, time_usec, title
+from mpimark.records.figures import bandwidth_mbs, is_collective, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.placement import describe as describe_placement
 from mpimark.storage.selection import LoadedRun, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
 PARALLEL_TRANSFER = ("Sendrecv", "Exchange")
-NOTE = ("Times are the median of mpimark's samples (the plots' bands: its 95 % confidence interval) where "
-        "mpimark measured the row, else the imported suite's own figure (IMB: t for the PingPong family, "
-        "t_avg otherwise). Bandwidths are IMB's MB/s (10^6 bytes/s) at that time. Several runs of one "
-        "implementation at one point show their median (bands: their range).")
+NOTE = ("Times are the median of mpimark's samples (the plots' bands and the tables' [low, high]: its 95 % "
+        "confidence interval) where mpimark measured the row, else the imported suite's own figure (IMB: t for "
+        "the PingPong family, t_avg otherwise). Bandwidths are IMB's MB/s (10^6 bytes/s) at that time. Several "
+        "runs of one implementation at one point show their median (bands and [low, high]: their range).")
+COMPARISON_NOTE = ("Each implementation is compared with {base}, as `mpimark compare STUDY` does: IMPL/{base} is "
+                   "the ratio of the median times (above 1: slower), followed by the verdict: slower or faster "
+                   "when the two-sided Mann-Whitney U test (on one median per run where there are several runs) "
+                   "is significant at 0.05 after {correction} over all rows compared, ~ when it is not "
+                   "(the difference may be noise, however large the ratio), ? when there are too few samples or "
+                   "runs to test; p is the corrected p value.")
+STATUS_LABELS = {"timeout": "timed out", "out_of_memory": "skipped: out of memory",
+                 "int_overflow": "skipped: count overflows int"}
 
 
 @dataclass
@@ -130,20 +139,34 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
 # -- per benchmark: RIKEN's tables ------------------------------------------------
 
 
-def size_table(key: tuple, lines: plots.Lines) -> Table:
-    """Time [s] and throughput [MB/s] for each size, a column pair per series."""
-    sizes = sorted({r["bytes"] for _, records in lines for r in records})
+def missing(skipped: dict[int, str] | None, size: int) -> str:
+    """What a cell without a value says: why the size was not measured, not "-"."""
+    skipped = skipped or {}
+    if size in skipped:
+        return STATUS_LABELS.get(skipped[size], skipped[size].replace("_", " "))
+    earlier = [s for s, status in skipped.items() if s < size and status == "timeout"]
+    if earlier:
+        return f"not run: timed out at {plots.size_label(min(earlier))} B"
+    return "not measured"
+
+
+def size_table(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]] | None = None) -> Table:
+    """Time [s] and throughput [MB/s] for each size, a column pair per series; unmeasured sizes say why."""
+    skipped = skipped or {}
+    sizes = sorted({r["bytes"] for _, records in lines for r in records}
+                   | {size for s, _ in lines for size in skipped.get(s.label, {})})
     several = len(lines) > 1
     headers = ["Message size [bytes]"]
-    columns: list[tuple[list[dict], Callable]] = []
+    columns: list[tuple[str, list[dict], Callable]] = []
     for s, records in lines:
         prefix = f"{s.label}: " if several else ""
         headers.append(f"{prefix}Communication time [sec]")
-        columns.append((records, lambda rs: _seconds(_value(rs, time_usec))))
+        columns.append((s.label, records, lambda rs: _value(rs, time_usec) and _seconds(_value(rs, time_usec))))
         if any(bandwidth_mbs(r) is not None for r in records):
             headers.append(f"{prefix}Throughput [MB/s]")
-            columns.append((records, lambda rs: _fixed(_value(rs, bandwidth_mbs))))
-    rows = [[str(size)] + [cell([r for r in records if r["bytes"] == size]) for records, cell in columns]
+            columns.append((s.label, records, lambda rs: _value(rs, bandwidth_mbs) and _fixed(_value(rs, bandwidth_mbs))))
+    rows = [[str(size)] + [cell([r for r in records if r["bytes"] == size]) or missing(skipped.get(label), size)
+                           for label, records, cell in columns]
             for size in sizes]
     return Table(title(key), headers, rows)
 
@@ -173,45 +196,123 @@ def _plain(records: list[dict], benchmark: str) -> list[dict]:
             and r.get("group") is None and table_key(r)[1] == "" and time_usec(r) is not None]
 
 
-def single_transfer_table(series: list[Series], size: int | None) -> Table | None:
+def _not_measured(records: list[dict], benchmark: str) -> list[dict]:
+    return [r for r in records if r["benchmark"] == benchmark and r.get("multi") is None
+            and r.get("group") is None and table_key(r)[1] == "" and r.get("status", "ok") != "ok"]
+
+
+Verdicts = dict[str, Comparison]  # per implementation label: its comparison with the baseline (the first series)
+
+
+def verdicts(series: list[Series], correction: str = "holm") -> Verdicts:
+    """Each series after the first compared with the first, as `mpimark compare STUDY` does."""
+    base = series[0]
+    return {s.label: compare_launches([run.records for run in base.runs], [run.records for run in s.runs],
+                                      correction=correction) for s in series[1:]}
+
+
+def _row_of(comparison: Comparison | None, records: list[dict]) -> ComparisonRow | None:
+    if comparison is None or not records:
+        return None
+    wanted = key(records[0])
+    return next((row for row in comparison.rows if row.key == wanted), None)
+
+
+def verdict_cell(row: ComparisonRow | None) -> str:
+    """"2.00× slower (p 0.008)", "11.2× ~ (p 0.22)", "1.0× ? (too few samples)"."""
+    if row is None or row.ratio is None:
+        return "not compared"
+    ratio = f"{row.ratio:.3g}×"
+    if row.p_adjusted is None:
+        return f"{ratio} ? (too few samples)"
+    return f"{ratio} {row.marker} (p {row.p_adjusted:.2g})"
+
+
+def _spread(records: list[dict], figure: Callable[[dict], float | None],
+            band: Callable[[dict], tuple[float, float] | None]) -> str | None:
+    """The value with its interval: the 95 % CI of one run's median, or the range of several runs' values."""
+    value = _value(records, figure)
+    if value is None:
+        return None
+    values = [v for v in map(figure, records) if v is not None]
+    interval = band(records[0]) if len(values) == 1 else (min(values), max(values))
+    if not interval:
+        return _fixed(value)
+    return f"{_fixed(value)} [{_fixed(interval[0])}, {_fixed(interval[1])}]"
+
+
+def _bandwidth_band(record: dict) -> tuple[float, float] | None:
+    ci = time_ci_usec(record)
+    if ci is None or ci[0] <= 0:
+        return None
+    return bandwidth_mbs(record, ci[1]), bandwidth_mbs(record, ci[0])
+
+
+def single_transfer_table(series: list[Series], size: int | None, found_verdicts: Verdicts | None = None
+                          ) -> Table | None:
     chosen = plots.scaling_size([r for s in series for b in SINGLE_TRANSFER for r in _plain(s.results, b)], size)
     if chosen is None:
         return None
+    run = [b for b in SINGLE_TRANSFER if any(_plain(s.results, b) for s in series)]  # no columns for the rest
+    compared = found_verdicts is not None and len(series) > 1
     headers = ["MPI implementation"]
-    for benchmark in SINGLE_TRANSFER:
+    for benchmark in run:
         headers += [f"{benchmark} [MB/s]", f"{benchmark} time [usec]"]
+        if compared:
+            headers.append(f"{benchmark}: IMPL/{series[0].label}")
     rows = []
     for s in series:
         row = [s.label]
-        for benchmark in SINGLE_TRANSFER:
+        for benchmark in run:
             found = [r for r in _plain(s.results, benchmark) if r["bytes"] == chosen]
-            row += [_fixed(_value(found, bandwidth_mbs)), _fixed(_value(found, time_usec))]
+            skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark)}
+            row += [_spread(found, bandwidth_mbs, _bandwidth_band) or missing(skipped, chosen),
+                    _spread(found, time_usec, time_ci_usec) or missing(skipped, chosen)]
+            if compared:
+                row.append("baseline" if s is series[0] else verdict_cell(_row_of(found_verdicts.get(s.label), found)))
         rows.append(row)
-    if all(cell == "-" for row in rows for cell in row[1:]):
+    if not run:
         return None
     return Table(f"Single transfer benchmarks at {chosen} bytes", headers, rows)
 
 
 def against_processes(series: list[Series], benchmark: str, size: int | None, what: str,
-                      figure: Callable[[dict], float | None]) -> Table | None:
-    """One benchmark's figure against process count at one size, a column per series."""
+                      figure: Callable[[dict], float | None], found_verdicts: Verdicts | None = None,
+                      band: Callable[[dict], tuple[float, float] | None] = time_ci_usec) -> Table | None:
+    """One benchmark's figure against process count at one size, a column per series (with its interval),
+    and per series after the first its time ratio to the first with the test's verdict."""
     records = {s.label: _plain(s.results, benchmark) for s in series}
     chosen = plots.scaling_size([r for rs in records.values() for r in rs], size)
     if chosen is None:
         return None
     counts = sorted({r["processes"] for rs in records.values() for r in rs if r["bytes"] == chosen})
-    rows = [[str(n)] + [_fixed(_value([r for r in records[s.label] if r["processes"] == n and r["bytes"] == chosen],
-                                      figure)) for s in series] for n in counts]
-    if not rows or all(cell == "-" for row in rows for cell in row[1:]):
+    headers = ["processes"]
+    for i, s in enumerate(series):
+        headers.append(s.label)
+        if found_verdicts is not None and i > 0:
+            headers.append(f"{s.label}/{series[0].label} time")
+    rows = []
+    for n in counts:
+        row = [str(n)]
+        for i, s in enumerate(series):
+            here = [r for r in records[s.label] if r["processes"] == n and r["bytes"] == chosen]
+            skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark) if r["processes"] == n}
+            row.append(_spread(here, figure, band) or missing(skipped, chosen))
+            if found_verdicts is not None and i > 0:
+                row.append(verdict_cell(_row_of(found_verdicts.get(s.label), here)))
+        rows.append(row)
+    if not rows:
         return None
-    return Table(f"{benchmark}: {what} at {chosen} bytes", ["processes", *(s.label for s in series)], rows)
+    return Table(f"{benchmark}: {what} at {chosen} bytes", headers, rows)
 
 
-def comparison_tables(series: list[Series], size: int | None) -> list[Table]:
-    tables = [single_transfer_table(series, size)]
-    tables += [against_processes(series, b, size, "bandwidth [MB/s]", bandwidth_mbs) for b in PARALLEL_TRANSFER]
+def comparison_tables(series: list[Series], size: int | None, found_verdicts: Verdicts | None = None
+                      ) -> list[Table]:
+    tables = [single_transfer_table(series, size, found_verdicts)]
+    tables += [against_processes(series, b, size, "bandwidth [MB/s]", bandwidth_mbs, found_verdicts,
+                                 _bandwidth_band) for b in PARALLEL_TRANSFER]
     collectives = sorted({r["benchmark"] for s in series for r in s.results if is_collective(r)})
-    tables += [against_processes(series, b, size, "time [usec]", time_usec) for b in collectives]
+    tables += [against_processes(series, b, size, "time [usec]", time_usec, found_verdicts) for b in collectives]
     return [t for t in tables if t is not None]
 
 
@@ -219,9 +320,11 @@ def comparison_tables(series: list[Series], size: int | None) -> list[Table]:
 
 
 def sections(series: list[Series], size: int | None) -> list[Section]:
-    out = []
+    out, style = [], plots.styles(series)
     for key, lines in plots.tables_of(series).items():
-        out.append(Section(title(key), [_png(p) for p in plots.table_plots(key, lines)], [size_table(key, lines)]))
+        skipped = plots.skipped_sizes(key, series)
+        out.append(Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)],
+                           [size_table(key, lines, skipped)]))
     for benchmark in plots.collectives_of(series):
         plot = plots.scaling_plot(benchmark, series, size)
         table = process_table(benchmark, series)
@@ -236,15 +339,33 @@ def _environment() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
-def render(series: list[Series], size: int | None = None) -> str:
+def runs_table(series: list[Series]) -> Table:
+    """One line per run; its details (run_metadata) one click away."""
+    rows = []
+    for s in series:
+        for run in s.runs:
+            row = run.row
+            rows.append([str(row.id), s.label, row.status, str(row.processes or row.requested_processes),
+                         placement.shape(row.nodes, row.ranks_per_node) or "-", row.suite,
+                         (run.run or {}).get("start_utc") or row.started_utc or "-"])
+    return Table("Runs", ["run", "series", "status", "processes", "nodes × ranks", "suite", "started (UTC)"], rows,
+                 numeric=False)
+
+
+def render(series: list[Series], size: int | None = None, correction: str = "holm") -> str:
     """The report as one HTML document."""
+    found = verdicts(series, correction) if len(series) > 1 else None
     return _environment().get_template("report.html.j2").render(
         version=__version__,
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
         series=series,
         overview=overview(series),
         runs=[run_metadata(s, run) for s in series for run in s.runs],
-        comparison=comparison_tables(series, size) if len(series) > 1 else [],
+        runs_table=runs_table(series),
+        comparison=comparison_tables(series, size, found) if found else [],
+        comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
+        if found else "",
         sections=sections(series, size),
         note=NOTE,
+        band_note=plots.BAND_NOTE,
     )
