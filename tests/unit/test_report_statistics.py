@@ -84,3 +84,15 @@ def test_runs_are_one_table_with_details_one_click_away(html):
     assert "<caption>Runs</caption>" in html
     assert html.count("<details>") == 4 and "<summary>a: run 1 details</summary>" in html
     assert "band: the 95 % confidence interval of the median" in html
+
+
+def test_aramco_and_riken_sections(html):
+    assert "Implementations compared (the Aramco study&#39;s tables)" in html or \
+        "Implementations compared (the Aramco study's tables)" in html
+    assert "<caption>Measurement conditions</caption>" in html
+    ranking = _row(html, "Ranking per benchmark and size range (geometric mean of median times over the sizes all "
+                         "implementations measured, relative to the fastest; significance: Mann-Whitney, corrected)",
+                   "Allreduce")
+    # 2 processes, 1 KiB and below: a (10.55) before b (21.10), significantly at the one size
+    assert ranking[1:] == ["2", "0 B - 1 KiB", "1", "a &lt; b (2.00×)", "a faster than b at 1 of 1 sizes"] or \
+        ranking[1:] == ["2", "0 B - 1 KiB", "1", "a < b (2.00×)", "a faster than b at 1 of 1 sizes"]

@@ -37,6 +37,8 @@ BAND_NOTE = ("band: the 95 % confidence interval of the median (one run), or the
 BAND_SHORT = "band: 95 % CI of the median (one run) or range of the runs"
 
 Style = tuple[str, str]  # colour, marker
+# The start-up tool's rows (MPI_Init, the first barrier) are no collectives to scale: the report has a section.
+TOOL_SUITES = ("startup",)
 
 
 def styles(series: list[Series]) -> dict[str, Style]:
@@ -244,7 +246,8 @@ def scalable(record: dict) -> bool:
 
     Multi-mode groups and imported modes (communicators) are other measurements.
     """
-    return (is_collective(record) and record.get("multi") is None and table_key(record)[1] == "" and time_usec(record) is not None)
+    return (record.get("suite") not in TOOL_SUITES and is_collective(record) and record.get("multi") is None
+            and table_key(record)[1] == "" and time_usec(record) is not None)
 
 
 def scaling_size(records: list[dict], size: int | None) -> int | None:
@@ -326,3 +329,34 @@ def write(plots: list[Plot], directory: Path, fmt: str) -> list[Path]:
         path.write_bytes(render(plot.figure, fmt))
         paths.append(path)
     return paths
+
+
+def against_processes(name: str, heading: str, ylabel: str, series: list[Series],
+                      select: Callable[[dict], bool], value: Callable[[dict], float | None],
+                      band: Callable[[dict], tuple[float, float] | None] = lambda r: None) -> Plot | None:
+    """A figure of chosen rows (select) against process count, one line per series in its colour."""
+    figure, axes = _figure(heading, "processes", ylabel)
+    style = styles(series)
+    drawn, all_points = 0, []
+    present = [(s, _points([r for r in s.results if select(r)], "processes", value, band)) for s in series]
+    present = [(s, points) for s, points in present if points]
+    counts = sorted({p[0] for _, points in present for p in points})
+    if len(counts) < 2:
+        return None
+    for i, (s, points) in enumerate(present):
+        offset = 2 ** (0.04 * (i - (len(present) - 1) / 2)) if len(present) > 1 else 1.0
+        _draw(axes, s.label, points, style[s.label], offset)
+        all_points.append(points)
+        drawn += 1
+    axes.set_xscale("log", base=2)
+    axes.set_yscale("log")
+    axes.set_xticks(counts)
+    axes.xaxis.set_major_formatter(ScalarFormatter())
+    axes.xaxis.set_minor_locator(NullLocator())
+    notes = _clip(axes, all_points)
+    if any(p[2] for points in all_points for p in points):
+        notes.insert(0, BAND_SHORT)
+    if drawn > 1:
+        notes.append("series drawn slightly apart around each process count")
+    figure = _finish(figure, axes, drawn, notes)
+    return None if figure is None else Plot(name, heading, figure)

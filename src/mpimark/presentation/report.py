@@ -23,11 +23,12 @@ from datetime import datetime, timezone
 import jinja2
 
 from mpimark import __version__
+from mpimark.analysis import seeds
 from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches
 from mpimark.presentation import placement, plots
-from mpimark.records.figures import bandwidth_mbs, is_collective, key, table_key, time_ci_usec, time_usec, title
+from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.placement import describe as describe_placement
-from mpimark.storage.selection import LoadedRun, Series
+from mpimark.storage.selection import LoadedRun, run_label, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
 PARALLEL_TRANSFER = ("Sendrecv", "Exchange")
@@ -64,6 +65,7 @@ class Section:
     title: str
     images: list[Image] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    note: str = ""
 
 
 def _png(plot: plots.Plot) -> Image:
@@ -311,9 +313,138 @@ def comparison_tables(series: list[Series], size: int | None, found_verdicts: Ve
     tables = [single_transfer_table(series, size, found_verdicts)]
     tables += [against_processes(series, b, size, "bandwidth [MB/s]", bandwidth_mbs, found_verdicts,
                                  _bandwidth_band) for b in PARALLEL_TRANSFER]
-    collectives = sorted({r["benchmark"] for s in series for r in s.results if is_collective(r)})
+    collectives = sorted({r["benchmark"] for s in series for r in s.results if plots.scalable(r)})
     tables += [against_processes(series, b, size, "time [usec]", time_usec, found_verdicts) for b in collectives]
     return [t for t in tables if t is not None]
+
+
+# -- the seeds' analyses ---------------------------------------------------------------
+
+
+def _shapes(s: Series, processes: int) -> set[str]:
+    return {placement.shape(run.row.nodes, run.row.ranks_per_node) for run in s.runs
+            if any(r["processes"] == processes for r in run.results)} - {""}
+
+
+def conditions_table(series: list[Series]) -> Table:
+    """RIKEN's measurement conditions: per run its library, options, nodes, processes per node (and compiler
+    where the run recorded one)."""
+    compiler = any((run.run or {}).get("compiler") for s in series for run in s.runs)
+    headers = ["run", "series", "MPI library", "options", "processes", "nodes", "processes per node",
+               *(["compiler"] if compiler else [])]
+    rows = []
+    for s in series:
+        for run in s.runs:
+            record, row = run.run or {}, run.row
+            # The core's command line as given (the options chosen, not every default), without its output file.
+            words = list(record.get("command_line") or [])[1:]
+            if "-json" in words:
+                at = words.index("-json")
+                del words[at:at + 2]
+            options = shlex.join(words)
+            ranks = row.ranks_per_node or []
+            rows.append([str(row.id), s.label, run_label(row), options or "-",
+                         str(row.processes or row.requested_processes), "-" if row.nodes is None else str(row.nodes),
+                         ", ".join(map(str, sorted(set(ranks)))) or "-",
+                         *([str(record.get("compiler") or "-")] if compiler else [])])
+    return Table("Measurement conditions", headers, rows, numeric=False)
+
+
+def _plain_benchmark(benchmark: str) -> Callable[[dict], bool]:
+    return lambda r: (r["benchmark"] == benchmark and r.get("multi") is None and r.get("group") is None
+                      and table_key(r)[1] == "" and time_usec(r) is not None)
+
+
+def alltoall_section(series: list[Series], size: int | None) -> Section | None:
+    """RIKEN's Alltoall throughput (size × processes / time) against process count at one size."""
+    select = _plain_benchmark("Alltoall")
+    chosen = plots.scaling_size([r for s in series for r in s.results if select(r)], size)
+    if not chosen:
+        return None
+    rows_of = {s.label: [r for r in s.results if select(r) and r["bytes"] == chosen] for s in series}
+    counts = sorted({r["processes"] for rs in rows_of.values() for r in rs})
+    def cell(s: Series, n: int) -> str:
+        value = _value([r for r in rows_of[s.label] if r["processes"] == n], seeds.alltoall_throughput_mbs)
+        skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, "Alltoall") if r["processes"] == n}
+        return _fixed(value) if value is not None else missing(skipped, chosen)
+
+    rows = [[str(n), ", ".join(sorted(set().union(*(_shapes(s, n) for s in series)))) or "-",
+             *(cell(s, n) for s in series)] for n in counts]
+    table = Table(f"Alltoall throughput [MB/s] at {chosen} bytes (size × processes / time)",
+                  ["processes", "nodes × ranks", *(s.label for s in series)], rows)
+    plot = plots.against_processes(f"Alltoall-throughput-{chosen}B", f"Alltoall throughput, {chosen} bytes",
+                                   "throughput [MB/s]", series, lambda r: select(r) and r["bytes"] == chosen,
+                                   seeds.alltoall_throughput_mbs)
+    return Section("Alltoall throughput against process count", [_png(plot)] if plot else [], [table])
+
+
+STARTUP = (("startup_since_launch", "since launch"), ("startup_since_first_entry", "since the first process started"))
+
+
+def startup_section(series: list[Series]) -> Section | None:
+    """Start-up time (to the end of the first barrier, the slowest rank) against process count and nodes."""
+    for benchmark, counted in STARTUP:
+        def select(r: dict, benchmark=benchmark) -> bool:
+            return r["benchmark"] == benchmark and r.get("phase") == "first_barrier_done" and \
+                r.get("t_max_usec") is not None
+        if any(select(r) for s in series for r in s.results):
+            break
+    else:
+        return None
+    seconds = lambda r: r["t_max_usec"] / 1e6  # noqa: E731
+    points = sorted({(r["processes"], run.row.nodes or 1) for s in series for run in s.runs for r in run.results
+                     if select(r)})
+    rows = []
+    for processes, nodes in points:
+        row = [str(processes), str(nodes)]
+        for s in series:
+            found = [r for run in s.runs if (run.row.nodes or 1) == nodes for r in run.results
+                     if select(r) and r["processes"] == processes]
+            row.append(_seconds(_value(found, lambda r: r["t_max_usec"])) if found else "not measured")
+        rows.append(row)
+    table = Table(f"Start-up time [s] {counted} to the end of the first MPI_Barrier (slowest rank; median of launches)",
+                  ["processes", "nodes", *(s.label for s in series)], rows)
+    plot = plots.against_processes("startup-time", "MPI start-up time", f"seconds {counted}", series, select, seconds)
+    return Section("Start-up time against process count and nodes", [_png(plot)] if plot else [], [table])
+
+
+def consistency_tables(series: list[Series], size: int | None) -> list[Table]:
+    """Per implementation: Allreduce against Reduce + Bcast (IMB's Aramco check), at a few sizes."""
+    tables = []
+    for s in series:
+        checks = seeds.allreduce_consistency([run.records for run in s.runs])
+        if not checks:
+            continue
+        shown = {8, 1024, 65536, 1 << 20} | ({size} if size else set())
+        rows = [c for c in checks if c.bytes in shown] or checks
+        worse = sum(1 for c in checks if c.ratio > 1)
+        tables.append(Table(
+            f"{s.label}: Allreduce ≈ Reduce + Bcast? (Allreduce slower at {worse} of {len(checks)} points)",
+            ["processes", "bytes", "Allreduce [usec]", "Reduce [usec]", "Bcast [usec]", "Reduce + Bcast [usec]",
+             "Allreduce / (Reduce + Bcast)"],
+            [[str(c.processes), str(c.bytes), _fixed(c.allreduce_usec), _fixed(c.reduce_usec), _fixed(c.bcast_usec),
+              _fixed(c.reduce_usec + c.bcast_usec),
+              f"{c.ratio:.2f}" + (" (Allreduce slower: compose it, or tune its algorithm)" if c.ratio > 1 else "")]
+             for c in rows]))
+    return tables
+
+
+def ranking_table(series: list[Series], correction: str = "holm") -> Table | None:
+    found = seeds.rank({s.label: [[r for r in run.records if r.get("suite") not in plots.TOOL_SUITES]
+                                  for run in s.runs] for s in series}, correction)
+    if not found:
+        return None
+    rows = []
+    for r in found:
+        order = " < ".join(f"{label} ({ratio:.2f}×)" if i else label for i, (label, ratio) in enumerate(r.order))
+        first, second = r.order[0][0], r.order[1][0]
+        lead = (f"{first} faster than {second} at {r.lead_significant} of {r.tested} sizes"
+                + (f", slower at {r.lead_reversed}" if r.lead_reversed else "")
+                if r.tested else "not tested (too few samples)")
+        rows.append([r.benchmark, str(r.processes), r.size_range, str(r.rows), order, lead])
+    return Table("Ranking per benchmark and size range (geometric mean of median times over the sizes all "
+                 "implementations measured, relative to the fastest; significance: Mann-Whitney, corrected)",
+                 ["benchmark", "processes", "sizes", "rows", "fastest first", "significant lead"], rows, numeric=False)
 
 
 # -- the page ---------------------------------------------------------------------
@@ -366,6 +497,10 @@ def render(series: list[Series], size: int | None = None, correction: str = "hol
         comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
         if found else "",
         sections=sections(series, size),
+        conditions=conditions_table(series),
+        riken=[x for x in (alltoall_section(series, size), startup_section(series)) if x],
+        consistency=consistency_tables(series, size),
+        ranking=ranking_table(series, correction) if found else None,
         note=NOTE,
         band_note=plots.BAND_NOTE,
     )
