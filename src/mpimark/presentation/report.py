@@ -326,12 +326,18 @@ def _shapes(s: Series, processes: int) -> set[str]:
             if any(r["processes"] == processes for r in run.results)} - {""}
 
 
+def _load(before: list | None, after: list | None) -> str:
+    """The 1-minute load average at the start and the end of the run: "0.10 → 1.95"."""
+    first = lambda values: f"{values[0]:.2f}" if values else "?"  # noqa: E731
+    return "-" if not before and not after else f"{first(before)} → {first(after)}"
+
+
 def conditions_table(series: list[Series]) -> Table:
     """RIKEN's measurement conditions: per run its library, options, nodes, processes per node (and compiler
     where the run recorded one)."""
     compiler = any((run.run or {}).get("compiler") for s in series for run in s.runs)
     headers = ["run", "series", "MPI library", "options", "processes", "nodes", "processes per node",
-               *(["compiler"] if compiler else [])]
+               *(["compiler"] if compiler else []), "hosts (cores online)", "load before → after"]
     rows = []
     for s in series:
         for run in s.runs:
@@ -346,7 +352,9 @@ def conditions_table(series: list[Series]) -> Table:
             rows.append([str(row.id), s.label, run_label(row), options or "-",
                          str(row.processes or row.requested_processes), "-" if row.nodes is None else str(row.nodes),
                          ", ".join(map(str, sorted(set(ranks)))) or "-",
-                         *([str(record.get("compiler") or "-")] if compiler else [])])
+                         *([str(record.get("compiler") or "-")] if compiler else []),
+                         ", ".join(row.hosts) + (f" ({record['cores_online']})" if record.get("cores_online") else ""),
+                         _load(record.get("load_average_before"), row.load_average_after)])
     return Table("Measurement conditions", headers, rows, numeric=False)
 
 
