@@ -89,6 +89,18 @@ def _fixed(value: float | None) -> str:
 # -- metadata -------------------------------------------------------------------
 
 
+def _machine(run: LoadedRun) -> dict | None:
+    """The machine event mpimark stored after the run record (execution/machine.py), if any."""
+    return next((r for r in run.records if r["type"] == "event" and r.get("kind") == "machine"), None)
+
+
+def _compiler(run: LoadedRun) -> str:
+    build = ((_machine(run) or {}).get("machine") or {}).get("core_build") or {}
+    if not build.get("compiler"):
+        return (run.run or {}).get("compiler") or ""
+    return " ".join(filter(None, (build.get("compiler_id") or build["compiler"], build.get("flags"))))
+
+
 def _import_source(run: LoadedRun) -> str | None:
     event = next((r for r in run.records if r["type"] == "event" and r.get("kind") == "import"), None)
     return None if event is None else event.get("message")
@@ -133,6 +145,7 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("core command", shlex.join(record.get("command_line", []))),
         ("environment", " ".join(f"{k}={v}" for k, v in row.environment.items())),
         ("oversubscribed", {True: "yes: ranks outnumber cores", False: "no"}.get(record.get("oversubscribed"), "")),
+        ("machine (launching host)", (_machine(run) or {}).get("message", "")),
         ("imported from", _import_source(run) or ""),
     ]
     return [(name, value) for name, value in fields if value]
@@ -335,9 +348,11 @@ def _load(before: list | None, after: list | None) -> str:
 def conditions_table(series: list[Series]) -> Table:
     """RIKEN's measurement conditions: per run its library, options, nodes, processes per node (and compiler
     where the run recorded one)."""
-    compiler = any((run.run or {}).get("compiler") for s in series for run in s.runs)
+    compiler = any(_compiler(run) for s in series for run in s.runs)
+    machine = any(_machine(run) for s in series for run in s.runs)
     headers = ["run", "series", "MPI library", "options", "processes", "nodes", "processes per node",
-               *(["compiler"] if compiler else []), "hosts (cores online)", "load before → after"]
+               *(["compiler of the core"] if compiler else []), "hosts (cores online)",
+               *(["machine (launching host)"] if machine else []), "load before → after"]
     rows = []
     for s in series:
         for run in s.runs:
@@ -352,8 +367,9 @@ def conditions_table(series: list[Series]) -> Table:
             rows.append([str(row.id), s.label, run_label(row), options or "-",
                          str(row.processes or row.requested_processes), "-" if row.nodes is None else str(row.nodes),
                          ", ".join(map(str, sorted(set(ranks)))) or "-",
-                         *([str(record.get("compiler") or "-")] if compiler else []),
+                         *([_compiler(run) or "-"] if compiler else []),
                          ", ".join(row.hosts) + (f" ({record['cores_online']})" if record.get("cores_online") else ""),
+                         *([(_machine(run) or {}).get("message") or "-"] if machine else []),
                          _load(record.get("load_average_before"), row.load_average_after)])
     return Table("Measurement conditions", headers, rows, numeric=False)
 
