@@ -231,8 +231,11 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
 @click.argument("selectors", metavar="RUN|STUDY...", nargs=-1, required=True)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
 @SIZE_OPTION
+@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
+              help="Correction of the comparison's p values across rows (as compare's).")
 @db_option
-def report_command(selectors: tuple[str, ...], output: str, size: int | None, db: str | None) -> None:
+def report_command(selectors: tuple[str, ...], output: str, size: int | None, correction: str,
+                   db: str | None) -> None:
     """Write one self-contained HTML report of runs and studies.
 
     Run metadata, plots and tables per benchmark, and with several runs or
@@ -242,7 +245,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, db
 
     with Store(db, create=False) as store:
         series = load(store, selectors)
-    html = report.render(series, size)
+    html = report.render(series, size, correction)
     Path(output).write_text(html, encoding="utf-8")
     click.echo(output)
 

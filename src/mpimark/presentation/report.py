@@ -520,6 +520,7 @@ def render(series: list[Series], size: int | None = None, correction: str = "hol
         comparison=comparison_tables(series, size, found) if found else [],
         comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
         if found else "",
+        comparison_warnings=[f"{label}: {w}" for label, c in (found or {}).items() for w in c.warnings],
         sections=sections(series, size),
         conditions=conditions_table(series),
         riken=[x for x in (alltoall_section(series, size), startup_section(series)) if x],
