@@ -27,7 +27,7 @@ from mpimark.records.results import ResultsError
 # so the command works while the other half (run_cmds: run, build,
 # mpi) is being written.
 COMMAND_MODULES = ("results_cmds", "run_cmds", "tools_cmds", "slurm_cmds", "analysis_cmds", "study_cmds",
-                   "algorithms_cmds")
+                   "algorithms_cmds", "list_cmds")
 
 
 class MpimarkGroup(click.Group):

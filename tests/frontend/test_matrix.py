@@ -12,6 +12,7 @@ DOM checks.
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -194,6 +195,9 @@ def test_the_report_dom_has_the_tables_and_images(rendered):
                     "PingPong, 2 processes", "Allreduce against process count"):
         assert caption in dom, caption
     assert dom.count("<table") == html.count("<table") > 2 * len(names)
-    assert '<h2 id="comparison">Implementations compared</h2>' in dom
+    assert '<h2 id="comparison">Implementations compared (the Aramco study\'s tables)</h2>' in dom
+    # Ratio and verdict beside the medians: "1.37× slower (p 3.1e-117)", "1.02× ~ (p 0.85)", "? (too few ...)"
+    assert re.search(r"<td[^>]*>[0-9.e+-]+× (slower|faster|~|\?) \(", dom)
+    assert dom.count("<details>") == html.count("<details>") > 0  # the runs' details, one click away
     for name in names:
         assert f'<th scope="row">{name}</th>' in dom

@@ -172,7 +172,7 @@ def test_compare_finds_a_doubling_and_calls_equal_samples_not_significant():
     assert slower.median_a_usec == pytest.approx(1.045) and slower.median_b_usec == pytest.approx(2.09)
     assert slower.ratio == pytest.approx(2.0)
     assert slower.p_value == pytest.approx(0.00018267179110955002, rel=1e-10)  # 10 vs 10, separated
-    assert slower.significant and slower.marker == ""
+    assert slower.significant and slower.marker == "slower"
     assert same.ratio == 1.0 and not same.significant and same.marker == "~" and same.note is None
     assert result.geomean_ratio == pytest.approx(math.sqrt(2.0))
 
@@ -235,3 +235,49 @@ def test_compare_launches_tests_one_median_per_launch():
 def test_compare_rejects_a_bad_alpha():
     with pytest.raises(ValueError):
         compare([], [], alpha=1.5)
+
+
+# -- Hodges-Lehmann, corrections, rows that carry data -------------------------------------------------
+
+
+def test_hodges_lehmann_shift_and_its_exact_interval():
+    # 5 against 5: differences 1..9 with multiplicities 1,2,3,4,5,4,3,2,1; the exact critical value is
+    # k = 3 (P(U <= 2) = 4/252 <= 0.025 < P(U <= 3) = 7/252), so the interval is [D(3), D(23)] = [2, 8],
+    # as R's wilcox.test(b, a, conf.int = TRUE) gives.
+    shift = analysis.hodges_lehmann([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
+    assert (shift.estimate, shift.low, shift.high) == (5, 2, 8)
+    # A pure shift is found exactly, with the normal approximation's interval around it for larger samples.
+    a = [float(i) for i in range(40)]
+    shift = analysis.hodges_lehmann(a, [x + 2.5 for x in a])
+    assert shift.estimate == 2.5 and shift.low < 2.5 < shift.high
+    assert analysis.hodges_lehmann([1, 2], [3, 4]).low is None  # too few for any 95 % interval
+
+
+def test_hodges_lehmann_by_bisection_matches_sorting(monkeypatch):
+    a, b = [float((i * 37) % 101) for i in range(60)], [float((i * 53) % 97) + 0.5 for i in range(70)]
+    exact = analysis.hodges_lehmann(a, b)
+    monkeypatch.setattr(analysis, "_PAIRS_IN_MEMORY", 10)
+    approximate = analysis.hodges_lehmann(a, b)
+    for x, y in ((exact.estimate, approximate.estimate), (exact.low, approximate.low), (exact.high, approximate.high)):
+        assert x == pytest.approx(y, abs=1e-9)
+
+
+def test_p_value_corrections_match_r_p_adjust():
+    p = [0.01, 0.04, 0.03, 0.005]
+    assert analysis.adjust_p(p, "holm") == pytest.approx([0.03, 0.06, 0.06, 0.02])  # p.adjust(p, "holm")
+    assert analysis.adjust_p(p, "bh") == pytest.approx([0.02, 0.04, 0.04, 0.02])  # p.adjust(p, "BH")
+    assert analysis.adjust_p(p, "none") == p
+
+
+def test_geomean_leaves_out_zero_byte_collectives_and_rows_without_samples():
+    slow = [2 * s for s in A_SAMPLES]
+    a = [_row(1024, A_SAMPLES), _row(0, [1.0] * 10, benchmark="Allreduce", processes=4),
+         _row(0, A_SAMPLES, benchmark="Barrier", processes=4), _row(8, [], t_max_usec=1.0)]
+    b = [_row(1024, slow), _row(0, [700_000.0] * 10, benchmark="Allreduce", processes=4),
+         _row(0, slow, benchmark="Barrier", processes=4), _row(8, [], t_max_usec=3.0)]
+    result = compare(a, b)
+    in_geomean = {r.key.benchmark + str(r.key.bytes): r.carries_data for r in result.rows}
+    assert in_geomean == {"PingPong1024": True, "Allreduce0": False, "Barrier0": True, "PingPong8": False}
+    assert result.geomean_rows == 2 and result.geomean_ratio == pytest.approx(2.0)
+    assert [r.key.bytes for r in result.slower_than(0.05)] == [0, 1024]  # Barrier and PingPong, not the no-op
+    assert result.slower_than(1.5) == []

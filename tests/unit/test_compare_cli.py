@@ -48,12 +48,15 @@ def test_compare_table(db):
     row_8 = next(line for line in lines if "PingPong" in line and "│     8 │" in line)
     assert row_8.count("1.045") == 2 and "1.000" in row_8 and "~" in row_8
     row_1024 = next(line for line in lines if "1024" in line)
-    assert "2.090" in row_1024 and "2.000" in row_1024 and "0.000" in row_1024 and "~" not in row_1024
+    # p = 1.8e-4 on its own, 3.7e-4 after Holm over the two tested rows (8 and 1024 bytes)
+    assert "2.090" in row_1024 and "2.000" in row_1024 and "3.7e-04" in row_1024 and "slower" in row_1024
+    assert "+1.04 [+0.99, +1.1]" in row_1024  # Hodges-Lehmann shift: B's samples are A's doubled
     row_4096 = next(line for line in lines if "4096" in line)
-    assert "insufficient samples" in row_4096
+    assert row_4096.rstrip("│ ").endswith("?")
     geomean = next(line for line in lines if "geomean" in line)
-    assert "1.260" in geomean  # (1 * 2 * 1) ** (1/3)
-    assert "two-sided Mann-Whitney U" in result.stdout
+    assert "1.260" in geomean and "(3 rows)" in geomean  # (1 * 2 * 1) ** (1/3)
+    assert "verdict" in lines[2] and "p (holm)" in lines[2]
+    assert "two-sided Mann-Whitney U" in result.stdout and "Holm" in result.stdout
 
 
 def test_compare_json_and_csv_carry_the_numbers(db):
@@ -61,8 +64,12 @@ def test_compare_json_and_csv_carry_the_numbers(db):
     rows = {row["bytes"]: row for row in document["rows"]}
     assert rows[1024]["ratio_b_a"] == pytest.approx(2.0) and rows[1024]["significant"] is True
     assert rows[1024]["p_value"] == pytest.approx(0.00018267179110955002)  # see test_analysis
+    assert rows[1024]["p_adjusted"] == pytest.approx(2 * 0.00018267179110955002) and rows[1024]["verdict"] == "slower"
+    assert rows[1024]["shift_usec"]["estimate"] == pytest.approx(1.045)
     assert rows[8]["significant"] is False and rows[4096]["note"] == "insufficient samples"
-    assert document["geomean"]["ratio_b_a"] == pytest.approx(2 ** (1 / 3))
+    assert rows[8]["verdict"] == "~" and rows[4096]["verdict"] == "?"
+    assert document["geomean"]["ratio_b_a"] == pytest.approx(2 ** (1 / 3)) and document["geomean"]["rows"] == 3
+    assert document["correction"] == "holm"
     assert document["alpha"] == 0.05
     table = list(csv.DictReader(io.StringIO(invoke("compare", "1", "2", "--format", "csv", "--db", str(db)).stdout)))
     assert table[1]["bytes"] == "1024" and float(table[1]["ratio_b_a"]) == pytest.approx(2.0)
@@ -71,8 +78,10 @@ def test_compare_json_and_csv_carry_the_numbers(db):
 
 def test_compare_markdown(db):
     text = invoke("compare", "1", "2", "--format", "markdown", "--db", str(db)).stdout
-    assert text.startswith("| benchmark | np | bytes | median A [usec] | median B [usec] | B/A | p | verdict |")
-    assert "| **geomean** |" in text and "- A: Open MPI v5.0.11 (run 1)" in text
+    assert text.startswith("| benchmark | np | bytes | median A [usec] | median B [usec] | B/A | B-A [usec] (95% CI) | "
+                           "p (holm) | verdict |")
+    assert "| **slower** |" in text
+    assert "| **geomean B/A (3 rows)** |" in text and "- A: Open MPI v5.0.11 (run 1)" in text
 
 
 def test_compare_alpha(db):
@@ -119,3 +128,36 @@ def test_equal_labels_get_the_run_id(db):
     with Store(db, create=False) as store:
         labels = [s.label for s in load(store, ["1", "1", "s"])]
     assert labels == ["Open MPI v5.0.11 (run 1)", "Open MPI v5.0.11 (run 1)", "mpich", "ompi"]
+
+
+# -- the regression gate ----------------------------------------------------------------------------------
+
+
+def test_gate_fails_on_a_slower_run(db):
+    result = invoke("compare", "1", "2", "--fail-if-slower", "5%", "--db", str(db))
+    assert result.exit_code == 3
+    assert "regression gate: FAIL: 1 of 3 rows significantly slower by more than 5%" in result.stdout
+    assert "2 against 1: PingPong np=2 1024 B: 1.045 -> 2.090 usec, x2.000" in result.stdout
+
+
+def test_gate_passes_on_an_equal_run_and_below_the_threshold(db):
+    result = invoke("compare", "1", "1", "--fail-if-slower", "5%", "--db", str(db))
+    assert result.exit_code == 0 and "regression gate: PASS" in result.stdout
+    assert invoke("compare", "2", "1", "--fail-if-slower", "5", "--db", str(db)).exit_code == 0  # B faster
+    assert invoke("compare", "1", "2", "--fail-if-slower", "150%", "--db", str(db)).exit_code == 0  # x2 < x2.5
+
+
+def test_gate_markdown_and_json_for_ci(db):
+    text = invoke("compare", "s", "--baseline", "ompi", "--fail-if-slower", "5%", "--format", "markdown",
+                  "--db", str(db))
+    assert text.exit_code == 3
+    assert "### ❌ FAIL: 1 of 3 rows significantly slower by more than 5%" in text.stdout
+    assert "| ompi | mpich | PingPong np=2 1024 B | 1.045 | 2.090 | 2.000 |" in text.stdout
+    document = invoke("compare", "1", "2", "--fail-if-slower", "5%", "--format", "json", "--db", str(db))
+    assert document.exit_code == 3 and json.loads(document.stdout)["rows"]  # the summary went to stderr
+    assert "regression gate: FAIL" in document.stderr
+
+
+def test_gate_threshold_must_be_a_percentage(db):
+    result = invoke("compare", "1", "2", "--fail-if-slower", "five", "--db", str(db))
+    assert result.exit_code == 2 and "is not a percentage" in result.stderr

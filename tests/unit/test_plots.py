@@ -55,7 +55,10 @@ def test_collectives_against_process_count_at_one_mebibyte(series):
     scaling = {p.name: p for p in plots.scaling_plots(series)}
     assert set(scaling) == {"Allreduce-scaling-1048576B", "Barrier-scaling-0B"}
     x, _ = scaling["Allreduce-scaling-1048576B"].figure.axes[0].lines[0].get_data()
-    assert list(x) == [2, 4]
+    assert list(x) == pytest.approx([2, 4], rel=0.05)  # the series drawn a little apart, not hiding each other
+    assert [t.get_text() for t in scaling["Allreduce-scaling-1048576B"].figure.axes[0].texts] == [
+        "band: 95 % CI of the median (one run) or range of the runs; series drawn slightly apart around each "
+        "process count"]
     assert {p.name for p in plots.scaling_plots(series, 4096)} == {"Allreduce-scaling-4096B", "Barrier-scaling-0B"}
     assert {p.name for p in plots.scaling_plots(series, 12345)} == {"Barrier-scaling-0B"}  # no such size
 
@@ -98,3 +101,25 @@ def test_plot_command_errors(tmp_path):
         store_records(store, [run_record()])
     assert "nothing to plot" in assert_one_error_line(invoke("plot", "1", "-o", str(tmp_path), "--db", str(db)))
     assert_one_error_line(invoke("plot", "1", "-o", str(tmp_path), "--size", "lots", "--db", str(db)), 2)
+
+
+def test_an_implementation_keeps_its_colour_and_sizes_read_1k_1m(series):
+    colours = {}
+    for plot in plots.size_plots(series) + plots.scaling_plots(series):
+        for line in plot.figure.axes[0].lines:
+            if line.get_label().startswith("_"):
+                continue
+            colours.setdefault(line.get_label(), set()).add(line.get_color())
+    assert colours and all(len(found) == 1 for found in colours.values())
+    assert len({next(iter(found)) for found in colours.values()}) == len(colours)
+    assert [plots.size_label(v) for v in (1, 512, 1024, 65536, 1 << 20, 3 << 29)] == ["1", "512", "1K", "64K", "1M",
+                                                                                       "1.5G"]
+
+
+def test_a_wild_band_is_clipped_and_said(series):
+    run = series[0].runs[0]
+    record = next(r for r in run.results if r["benchmark"] == "PingPong" and r["bytes"] == 1024)
+    record["distribution"] = {**record["distribution"], "ci_high_usec": 1e6}
+    plot = next(p for p in plots.size_plots(series) if p.name == "PingPong-np2-time")
+    axes = plot.figure.axes[0]
+    assert axes.get_ylim()[1] < 1e5 and "clipped" in axes.texts[0].get_text()

@@ -67,7 +67,11 @@ def test_imb_options_reach_the_core_unchanged(fake):
     assert result.stderr == f"mpimark: stored as run 1 in {fake.db}\n"
     with Store(fake.db) as store:
         row = store.run(1)
-        assert store.records(1) == RECORDS
+        stored = store.records(1)
+    # The core's stream as it came, with the launching host's facts after its run record.
+    machine = stored.pop(1)
+    assert stored == RECORDS
+    assert machine["kind"] == "machine" and machine["machine"]["cores_logical"] >= 1 and machine["message"]
     assert (row.status, row.mpi_name, row.mpi_prefix, row.requested_processes, row.suite) == (
         "complete", "openmpi", "/usr", 2, "mpi1")
     assert row.launch_command == fake.argv

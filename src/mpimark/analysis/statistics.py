@@ -6,7 +6,9 @@ Mann-Whitney p uses integer counts, so it does not depend on rounding.
 
 compare() follows benchstat: per matched row the medians, their ratio, a
 two-sided Mann-Whitney U test, "~" when the difference is not significant,
-and a geometric mean of the ratios as the table summary.
+and a geometric mean of the ratios as the table summary; beyond benchstat,
+the Hodges-Lehmann shift with its confidence interval and a correction of
+the p values for the many rows of a table (Holm, or Benjamini-Hochberg).
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from mpimark.records.figures import Key, key, time_usec
+import numpy
+
+from mpimark.records.benchmarks import BenchmarkClass, UnknownBenchmark
+from mpimark.records.figures import Key, key, record_class, time_usec
 
 # The smallest sample on each side for which compare() gives a verdict: with
 # 3 per side the smallest two-sided p a rank test can give is 2/C(6,3) = 0.1,
@@ -168,6 +173,110 @@ def smallest_p(n_a: int, n_b: int) -> float:
     return min(1.0, 2 / math.comb(n_a + n_b, n_a))
 
 
+# -- Hodges-Lehmann shift ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shift:
+    estimate: float  # median of all differences y - x (y in b, x in a): above 0 when B takes longer
+    low: float | None  # its confidence interval (the Mann-Whitney inversion); None when too few samples
+    high: float | None
+    level: float
+
+
+# Above this many pairs the k-th difference is found by bisection on the value, not by sorting them all.
+_PAIRS_IN_MEMORY = 4_000_000
+
+
+def _kth_difference(a: numpy.ndarray, b: numpy.ndarray, k: int) -> float:
+    """The k-th smallest (1-based) of the differences y - x, x in sorted a, y in sorted b."""
+    if len(a) * len(b) <= _PAIRS_IN_MEMORY:
+        differences = numpy.subtract.outer(b, a).ravel()
+        return float(numpy.partition(differences, k - 1)[k - 1])
+    low, high = float(b[0] - a[-1]), float(b[-1] - a[0])
+    for _ in range(200):  # count(d) = #{y - x <= d}, monotone in d
+        middle = (low + high) / 2
+        if middle in (low, high):
+            break
+        if int(numpy.searchsorted(b, a + middle, side="right").sum()) >= k:
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def _u_critical(m: int, n: int, level: float) -> int:
+    """The largest k >= 1 with P(U <= k-1) <= (1-level)/2 under no difference; 0 when there is none."""
+    tail = (1.0 - level) / 2.0
+    if min(m, n) <= EXACT_MAX_SIZE and m * n <= 10_000:
+        counts = _u_distribution(m, n)
+        total, cumulative, k = sum(counts), 0, 0
+        for u, count in enumerate(counts):
+            cumulative += count
+            if Fraction(cumulative, total) > tail:
+                break
+            k = u + 1
+        return k
+    z = statistics.NormalDist().inv_cdf(1.0 - tail)
+    k = math.floor(m * n / 2 - z * math.sqrt(m * n * (m + n + 1) / 12))
+    return max(k, 0)
+
+
+def hodges_lehmann(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Shift:
+    """The Hodges-Lehmann estimate of the shift from a to b and its distribution-free interval.
+
+    The estimate is the median of the m*n differences y - x; the interval runs
+    from the k-th smallest to the k-th largest difference, k the Mann-Whitney
+    critical value (exact for small samples, else the normal approximation), as
+    R's wilcox.test(conf.int=TRUE) computes it without ties.
+    """
+    if not a or not b:
+        raise ValueError("the Hodges-Lehmann shift needs at least one value on each side")
+    x, y = numpy.sort(numpy.asarray(a, dtype=float)), numpy.sort(numpy.asarray(b, dtype=float))
+    pairs = len(x) * len(y)
+    middle = (pairs + 1) // 2
+    estimate = _kth_difference(x, y, middle)
+    if pairs % 2 == 0:
+        estimate = (estimate + _kth_difference(x, y, middle + 1)) / 2
+    k = _u_critical(len(x), len(y), level)
+    if k < 1:
+        return Shift(estimate, None, None, level)
+    return Shift(estimate, _kth_difference(x, y, k), _kth_difference(x, y, pairs - k + 1), level)
+
+
+# -- many rows, many tests ----------------------------------------------------------
+
+CORRECTIONS = ("holm", "bh", "none")
+CORRECTION_NAMES = {"holm": "Holm (family-wise error rate)", "bh": "Benjamini-Hochberg (false discovery rate)",
+                    "none": "none"}
+
+
+def adjust_p(p_values: Sequence[float], method: str = "holm") -> list[float]:
+    """p values adjusted for testing them all: Holm's step-down or Benjamini-Hochberg's step-up.
+
+    Compare the adjusted values with alpha as usual (R's p.adjust, methods "holm", "BH", "none").
+    """
+    n = len(p_values)
+    if method == "none" or n == 0:
+        return list(p_values)
+    order = sorted(range(n), key=p_values.__getitem__)
+    adjusted = [0.0] * n
+    if method == "holm":
+        running = 0.0
+        for position, index in enumerate(order):
+            running = max(running, min(1.0, (n - position) * p_values[index]))
+            adjusted[index] = running
+    elif method == "bh":
+        running = 1.0
+        for position in range(n - 1, -1, -1):
+            index = order[position]
+            running = min(running, n * p_values[index] / (position + 1))
+            adjusted[index] = min(1.0, running)
+    else:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, not {method!r}")
+    return adjusted
+
+
 # -- ratios -------------------------------------------------------------------
 
 
@@ -187,6 +296,9 @@ def geomean(values: Iterable[float]) -> float:
 # -- comparing two runs ---------------------------------------------------------
 
 
+SLOWER, FASTER, NO_DIFFERENCE, UNTESTED = "slower", "faster", "~", "?"
+
+
 @dataclass(frozen=True)
 class ComparisonRow:
     key: Key
@@ -196,25 +308,38 @@ class ComparisonRow:
     n_b: int
     ratio: float | None  # B/A; None when A's median is 0
     p_value: float | None  # None when there were too few samples to test
-    significant: bool
+    significant: bool  # the corrected p (p_adjusted) at most alpha
     note: str | None  # why there is no verdict ("insufficient samples")
+    p_adjusted: float | None = None  # p corrected for the number of rows tested (Comparison.correction)
+    shift: Shift | None = None  # Hodges-Lehmann shift B - A [usec] and its interval; None without samples
+    carries_data: bool = True  # counted in the geomean: samples on both sides, not a 0-byte no-op collective
 
     @property
     def marker(self) -> str:
-        """benchstat's mark: "~" when no difference was shown."""
-        return "" if self.significant else "~"
+        """The verdict: "slower"/"faster" (B against A) when significant, "~" when not, "?" when untested."""
+        if self.note or self.p_value is None:
+            return UNTESTED
+        if not self.significant:
+            return NO_DIFFERENCE
+        return SLOWER if self.median_b_usec > self.median_a_usec else FASTER
 
 
 @dataclass(frozen=True)
 class Comparison:
     rows: list[ComparisonRow]
     alpha: float
-    geomean_a_usec: float | None  # over the rows with positive medians on both sides
-    geomean_b_usec: float | None
-    geomean_ratio: float | None
+    geomean_ratio: float | None  # over the rows that carry data (ComparisonRow.carries_data)
     only_a: int  # measured rows without a partner
     only_b: int
     warnings: list[str] = field(default_factory=list)
+    correction: str = "holm"  # how p was corrected across the rows (CORRECTIONS)
+    geomean_rows: int = 0  # how many rows the geomean is over
+    tested: int = 0  # rows with a p value (the family the correction is over)
+
+    def slower_than(self, threshold: float) -> list[ComparisonRow]:
+        """Rows where B is significantly slower than A by more than threshold (0.05: 5 %) -- the regression gate."""
+        return [r for r in self.rows if r.carries_data and r.marker == SLOWER and r.ratio is not None
+                and r.ratio > 1 + threshold]
 
 
 @dataclass(frozen=True)
@@ -222,6 +347,7 @@ class _Side:
     median_usec: float
     samples_usec: list[float]  # what the test ranks; empty when only a figure is known
     suite: str
+    noop: bool = False  # a 0-byte collective (not a barrier): nothing is moved, its ratios are noise
 
 
 def _samples_usec(record: dict) -> list[float]:
@@ -248,8 +374,17 @@ def _sides(runs: list[list[dict]], by_launch: set[Key]) -> dict[Key, _Side]:
         else:
             samples = _samples_usec(records[0])
         value = median(samples) if samples else time_usec(records[0])
-        sides[k] = _Side(value, samples, records[0].get("suite", ""))
+        sides[k] = _Side(value, samples, records[0].get("suite", ""), _noop(records[0]))
     return sides
+
+
+def _noop(record: dict) -> bool:
+    if record.get("bytes") != 0:
+        return False
+    try:
+        return record_class(record) is BenchmarkClass.COLLECTIVE
+    except UnknownBenchmark:
+        return False
 
 
 def _launch_keys(runs: list[list[dict]]) -> set[Key]:
@@ -263,43 +398,79 @@ def _launch_keys(runs: list[list[dict]]) -> set[Key]:
 def _row(k: Key, a: _Side, b: _Side, alpha: float) -> ComparisonRow:
     n_a, n_b = len(a.samples_usec), len(b.samples_usec)
     ratio = b.median_usec / a.median_usec if a.median_usec > 0 else None
+    carries = bool(n_a and n_b) and not (a.noop or b.noop) and a.median_usec > 0 and b.median_usec > 0
+    shift = hodges_lehmann(a.samples_usec, b.samples_usec) if n_a and n_b else None
     if min(n_a, n_b) < MIN_SAMPLES or smallest_p(n_a, n_b) > alpha:
-        return ComparisonRow(k, a.median_usec, b.median_usec, n_a, n_b, ratio, None, False, INSUFFICIENT)
+        return ComparisonRow(k, a.median_usec, b.median_usec, n_a, n_b, ratio, None, False, INSUFFICIENT,
+                             None, shift, carries)
     p = mann_whitney_u(a.samples_usec, b.samples_usec).p_value
-    return ComparisonRow(k, a.median_usec, b.median_usec, n_a, n_b, ratio, p, p <= alpha, None)
+    return ComparisonRow(k, a.median_usec, b.median_usec, n_a, n_b, ratio, p, p <= alpha, None, p, shift, carries)
 
 
-def compare_launches(a_runs: list[list[dict]], b_runs: list[list[dict]], alpha: float = 0.05) -> Comparison:
+def _corrected(rows: list[ComparisonRow], alpha: float, correction: str) -> list[ComparisonRow]:
+    """The rows with p_adjusted and significant from the correction over every tested row."""
+    tested = [i for i, r in enumerate(rows) if r.p_value is not None]
+    adjusted = adjust_p([rows[i].p_value for i in tested], correction)
+    out = list(rows)
+    for i, p in zip(tested, adjusted):
+        out[i] = replace(rows[i], p_adjusted=p, significant=p <= alpha)
+    return out
+
+
+def _power_warning(rows: list[ComparisonRow], alpha: float, correction: str) -> list[str]:
+    """A warning when the correction leaves no row able to reach alpha (few launches, many rows)."""
+    tested = [r for r in rows if r.p_value is not None]
+    if correction != "holm" or not tested:
+        return []
+    best = min(smallest_p(r.n_a, r.n_b) for r in tested)
+    # Holm's first step multiplies the smallest p by the number of tests (BH's need not: many small p help).
+    if best * len(tested) <= alpha:
+        return []
+    return [f"no row can be significant: the smallest p these sample sizes allow ({best:.2g}) times the "
+            f"{len(tested)} tested rows exceeds alpha = {alpha:g} after Holm's correction; measure more "
+            "launches (matrix --repeat), compare fewer rows (--bytes), or use --correction bh"]
+
+
+def compare_launches(a_runs: list[list[dict]], b_runs: list[list[dict]], alpha: float = 0.05,
+                     correction: str = "holm") -> Comparison:
     """Compare the runs of A with the runs of B, row by row (see compare).
 
     Where a side has one launch for a key, the test ranks that launch's
     samples; where either side has several, both sides use one median per
-    launch, so that A and B are always measured in the same unit.
+    launch, so that A and B are always measured in the same unit. The p
+    values are corrected over every tested row of the table (correction:
+    holm, bh or none); a row is significant when its corrected p <= alpha.
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, not {alpha}")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, not {correction!r}")
     by_launch = _launch_keys(a_runs) | _launch_keys(b_runs)
     side_a, side_b = _sides(a_runs, by_launch), _sides(b_runs, by_launch)
     rows = [_row(k, side_a[k], side_b[k], alpha) for k in side_a if k in side_b]
     rows.sort(key=lambda r: (r.key.benchmark, r.key.mode, r.key.processes,
                              -1 if r.key.group is None else r.key.group, r.key.bytes))
-    positive = [r for r in rows if r.median_a_usec > 0 and r.median_b_usec > 0]
+    rows = _corrected(rows, alpha, correction)
+    data = [r for r in rows if r.carries_data]
     warnings = sorted({f"{k.benchmark}: A's rows come from suite {side_a[k].suite!r}, B's from "
                        f"{side_b[k].suite!r}; their definitions may differ"
                        for k in side_a if k in side_b and side_a[k].suite != side_b[k].suite})
+    warnings += _power_warning(rows, alpha, correction)
     return Comparison(
         rows=rows,
         alpha=alpha,
-        geomean_a_usec=geomean(r.median_a_usec for r in positive) if positive else None,
-        geomean_b_usec=geomean(r.median_b_usec for r in positive) if positive else None,
-        geomean_ratio=geomean(r.median_b_usec / r.median_a_usec for r in positive) if positive else None,
+        geomean_ratio=geomean(r.median_b_usec / r.median_a_usec for r in data) if data else None,
         only_a=sum(1 for k in side_a if k not in side_b),
         only_b=sum(1 for k in side_b if k not in side_a),
         warnings=warnings,
+        correction=correction,
+        geomean_rows=len(data),
+        tested=sum(1 for r in rows if r.p_value is not None),
     )
 
 
-def compare(a_records: list[dict], b_records: list[dict], alpha: float = 0.05) -> Comparison:
+def compare(a_records: list[dict], b_records: list[dict], alpha: float = 0.05,
+            correction: str = "holm") -> Comparison:
     """Compare run B with run A: rows keyed by (benchmark, processes, mode, group, bytes).
 
     Each row has both medians (of the result's samples_ns, in usec), B/A, the
@@ -307,4 +478,4 @@ def compare(a_records: list[dict], b_records: list[dict], alpha: float = 0.05) -
     samples on a side give no verdict ("~", "insufficient samples"); rows
     without samples (imported runs) fall back to the run's reported figure.
     """
-    return compare_launches([a_records], [b_records], alpha)
+    return compare_launches([a_records], [b_records], alpha, correction)

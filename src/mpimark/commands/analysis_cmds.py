@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from mpimark.analysis.statistics import compare_launches, Comparison
+from mpimark.analysis.statistics import compare_launches, Comparison, CORRECTIONS
 from mpimark.commands import db_option
 from mpimark.errors import MpimarkError
 from mpimark.execution.mpi import identify
@@ -37,12 +37,26 @@ class ByteSize(click.ParamType):
         return int(match.group(1)) * self._units[match.group(2).lower()]
 
 
+class Percent(click.ParamType):
+    """A threshold as a percentage: 5%, 5 or 0.5% (a fraction of 1 is returned: 0.05)."""
+
+    name = "percent"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        match = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*%?\s*", str(value))
+        if not match:
+            self.fail(f"{value!r} is not a percentage (e.g. 5%)", param, ctx)
+        return float(match.group(1)) / 100
+
+
 SIZE_OPTION = click.option("--size", type=ByteSize(), default=None,
                            help="Message size of the process-count plots and tables [default: 1M if measured].")
 
 
-def _console() -> Console:
-    return Console(file=sys.stdout, width=None if sys.stdout.isatty() else 140)
+def _console(width: int = 140) -> Console:
+    return Console(file=sys.stdout, width=None if sys.stdout.isatty() else width)
 
 
 def _one_series(store: Store, selector: str, side: str) -> Series:
@@ -86,24 +100,35 @@ def _only_sizes(runs: tuple, sizes: list[int] | None) -> list[list[dict]]:
 @click.option("--format", "fmt", type=click.Choice(("table", *comparison.EXPORTS)), default="table",
               show_default=True, help="table: for a terminal; markdown, csv, json: for export.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
-              show_default=True, help="Significance level of the Mann-Whitney U test.")
+              show_default=True, help="Significance level of the Mann-Whitney U test (after the correction).")
+@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
+              help="Correction of the p values across the table's rows: holm (family-wise error), "
+                   "bh (Benjamini-Hochberg, false discovery rate) or none.")
+@click.option("--fail-if-slower", "fail_if_slower", type=Percent(), metavar="PERCENT",
+              help="Regression gate: exit with status 3 when any row is significantly slower than A (the "
+                   "baseline) by more than PERCENT (5%), after printing a summary.")
 @db_option
 def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
-                    db: str | None) -> None:
-    """Compare B with A row by row: medians, B/A, Mann-Whitney p, '~' when not significant.
+                    correction: str, fail_if_slower: float | None, db: str | None) -> None:
+    """Compare B with A row by row: medians, B/A, the Hodges-Lehmann shift, Mann-Whitney p (corrected
+    across rows) and a verdict: slower, faster, ~ (no significant difference) or ? (too few samples).
 
     A and B are run ids or STUDY:IMPL selectors. A study alone (`mpimark
     compare STUDY`) compares each of its implementations with the first (or
     --baseline), in one table with a column group per implementation.
+    With --fail-if-slower 5% it is a regression gate for CI: exit status 3
+    when a significant row of B (of any implementation) is more than 5 %
+    slower; the summary goes to stdout (table, markdown) or stderr (csv, json).
     """
     if b is None:
-        _compare_study(a, baseline, sizes, fmt, alpha, db)
+        gated = _compare_study(a, baseline, sizes, fmt, alpha, correction, db)
+        _gate(gated, fail_if_slower, fmt)
         return
     if baseline:
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
     with Store(db, create=False) as store:
         side_a, side_b = _one_series(store, a, "A"), _one_series(store, b, "B")
-    result = compare_launches(_only_sizes(side_a.runs, sizes), _only_sizes(side_b.runs, sizes), alpha)
+    result = compare_launches(_only_sizes(side_a.runs, sizes), _only_sizes(side_b.runs, sizes), alpha, correction)
     if not result.rows:
         raise MpimarkError(f"{a} and {b} have no measured row in common (same benchmark, processes, mode, "
                            "group and size); 'mpimark show RUN' lists what each holds")
@@ -113,6 +138,20 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
         _console().print(comparison.to_rich(result, label_a, label_b))
     else:
         sys.stdout.write(comparison.EXPORTS[fmt](result, label_a, label_b))
+    _gate([(a, b, result)], fail_if_slower, fmt)
+
+
+def _gate(gated: comparison.Gated, threshold: float | None, fmt: str) -> None:
+    """The regression gate's summary, and exit status 3 when it fails."""
+    if threshold is None:
+        return
+    passed, lines = comparison.gate_lines(gated, threshold)
+    if fmt == "markdown":
+        sys.stdout.write("\n" + comparison.gate_markdown(gated, threshold))
+    else:
+        click.echo("\n".join(lines), err=fmt != "table")
+    if not passed:
+        raise click.exceptions.Exit(3)
 
 
 def _placed(series: Series) -> list[tuple[dict | None, str | None]]:
@@ -137,7 +176,7 @@ def _library(series: Series) -> str:
 
 
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
-                   db: str | None) -> None:
+                   correction: str, db: str | None) -> comparison.Gated:
     with Store(db, create=False) as store:
         series = resolve(store, selector)
     if len(series) < 2:
@@ -149,7 +188,8 @@ def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None,
     base = next(s for s in series if s.label == (baseline or labels[0]))
     pairs = []
     for other in (s for s in series if s is not base):
-        compared = compare_launches(_only_sizes(base.runs, sizes), _only_sizes(other.runs, sizes), alpha)
+        compared = compare_launches(_only_sizes(base.runs, sizes), _only_sizes(other.runs, sizes), alpha,
+                                    correction)
         pairs.append((other.label, _with_placement_notes(compared, base, other, base.label, other.label)))
     if not any(c.rows for _, c in pairs):
         raise MpimarkError(f"the implementations of {selector} have no measured row in common (same benchmark, "
@@ -157,9 +197,10 @@ def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None,
     described = {s.label: f"{_library(s)}, run{'s' if len(s.runs) > 1 else ''} "
                           f"{', '.join(str(run.row.id) for run in s.runs)}" for s in series}
     if fmt == "table":
-        _console().print(comparison.many_to_rich(base.label, pairs, described))
+        _console(100 + 45 * len(pairs)).print(comparison.many_to_rich(base.label, pairs, described))
     else:
         sys.stdout.write(comparison.MANY_EXPORTS[fmt](base.label, pairs, described))
+    return [(base.label, label, compared) for label, compared in pairs]
 
 
 @click.command("plot")
@@ -190,8 +231,11 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
 @click.argument("selectors", metavar="RUN|STUDY...", nargs=-1, required=True)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
 @SIZE_OPTION
+@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
+              help="Correction of the comparison's p values across rows (as compare's).")
 @db_option
-def report_command(selectors: tuple[str, ...], output: str, size: int | None, db: str | None) -> None:
+def report_command(selectors: tuple[str, ...], output: str, size: int | None, correction: str,
+                   db: str | None) -> None:
     """Write one self-contained HTML report of runs and studies.
 
     Run metadata, plots and tables per benchmark, and with several runs or
@@ -201,7 +245,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, db
 
     with Store(db, create=False) as store:
         series = load(store, selectors)
-    html = report.render(series, size)
+    html = report.render(series, size, correction)
     Path(output).write_text(html, encoding="utf-8")
     click.echo(output)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mpimark.execution import launch, matrix, slurm
 from mpimark.execution.mpi import MpiImpl
+from mpimark.execution import machine
 from mpimark.execution.placement import Placement
 from mpimark.storage import studies
 from mpimark.storage.store import Store
@@ -38,7 +39,16 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     run_id = store.begin_run(launch_command=argv, environment=env, mpi_name=impl.name,
                              mpi_prefix=impl.prefix, requested_processes=processes, suite=suite,
                              placement=None if placement.is_default else placement.to_record())
-    outcome = launch.run(argv, env, json_path, lambda record: store.add_record(run_id, record),
+    found = machine.facts(core)
+    machine_event = {"type": "event", "level": "info", "kind": "machine", "message": machine.summary(found),
+                     "machine": found}
+
+    def keep(record: dict) -> None:
+        store.add_record(run_id, record)
+        if record.get("type") == "run":  # the stream's first record; the launching host's facts next to it
+            store.add_record(run_id, machine_event)
+
+    outcome = launch.run(argv, env, json_path, keep,
                          impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env,
                          count_hint=count_hint)
     store.finish_run(run_id, outcome.status, outcome.message)

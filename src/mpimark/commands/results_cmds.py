@@ -12,10 +12,11 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, jobs, note
-from mpimark.presentation import imb_text, placement, tools
+from mpimark.presentation import imb_text, placement, study_export, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
 from mpimark.records.results import group_results, read_records, ResultsError
+from mpimark.storage.selection import load
 from mpimark.storage.store import default_path, RunRow, Store
 
 FORMATS = ("table", *EXPORTS)
@@ -122,16 +123,27 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
 
 
 @click.command("export")
-@click.argument("run_id", metavar="RUN", type=int)
+@click.argument("selector", metavar="RUN|STUDY")
 @click.option("--format", "fmt", type=click.Choice(tuple(EXPORT_FORMATS)), default="json", show_default=True,
-              help="json: the core's JSON Lines; csv: one row per result; markdown; imb: IMB's text output.")
+              help="json: the core's JSON Lines; csv: one row per result; markdown; imb: IMB's text output. "
+                   "A study: csv or json (JSON Lines), one tidy row per measurement.")
+@click.option("--samples", "per_sample", is_flag=True,
+              help="A study: one row per sample instead of one per measurement.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="Write to this file instead of standard output.")
 @db_option
-def export_command(run_id: int, fmt: str, output: str | None, db: str | None) -> None:
-    """Write a stored run as JSON Lines, CSV, Markdown or IMB text."""
-    with Store(db, create=False) as store:
-        text = export(store.run(run_id), store.records(run_id), fmt)
+def export_command(selector: str, fmt: str, per_sample: bool, output: str | None, db: str | None) -> None:
+    """Write a stored run as JSON Lines, CSV, Markdown or IMB text; or a study (STUDY, STUDY:IMPL, several
+    runs as a selector) as one tidy CSV or JSON Lines table of every run's rows (or samples)."""
+    if selector.isdigit() and not per_sample:
+        with Store(db, create=False) as store:
+            text = export(store.run(int(selector)), store.records(int(selector)), fmt)
+    else:
+        if fmt not in ("csv", "json"):
+            raise click.UsageError(f"a study exports as csv or json, not {fmt}")
+        with Store(db, create=False) as store:
+            series = load(store, [selector])
+        text = study_export.export(series, fmt, per_sample)
     if output is None:
         sys.stdout.write(text)
     else:

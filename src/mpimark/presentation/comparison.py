@@ -14,7 +14,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.analysis.statistics import Comparison, ComparisonRow
+from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, NO_DIFFERENCE, UNTESTED
 from mpimark.presentation.summary import Column
 from mpimark.records.figures import Key
 
@@ -34,40 +34,85 @@ def _benchmark(row: ComparisonRow) -> str:
 
 
 def _verdict(row: ComparisonRow) -> str:
-    return row.marker + (f" ({row.note})" if row.note else "")
+    return row.marker  # "?" rows: the note is in the footnotes, CSV and JSON
 
 
-COLUMNS = (
-    Column("benchmark", "benchmark", _benchmark),
-    Column("processes", "np", lambda r: r.key.processes),
-    Column("bytes", "bytes", lambda r: r.key.bytes),
-    Column("median_a_usec", "median A [usec]", lambda r: r.median_a_usec),
-    Column("median_b_usec", "median B [usec]", lambda r: r.median_b_usec),
-    Column("ratio_b_a", "B/A", lambda r: r.ratio, 3),
-    Column("p_value", "p", lambda r: r.p_value, 3),
-    Column("verdict", "", _verdict),
-)
-NUMERIC = {"processes", "bytes", "median_a_usec", "median_b_usec", "ratio_b_a", "p_value"}
+def _shift(row: ComparisonRow) -> str:
+    """The Hodges-Lehmann shift B - A and its interval, "+0.210 [+0.150, +0.270]"."""
+    if row.shift is None:
+        return "-"
+    text = f"{row.shift.estimate:+.3g}"
+    if row.shift.low is not None:
+        text += f" [{row.shift.low:+.3g}, {row.shift.high:+.3g}]"
+    return text
+
+
+def _p_header(comparison: Comparison) -> str:
+    return "p" if comparison.correction == "none" else f"p ({comparison.correction})"
+
+
+def columns(comparison: Comparison) -> tuple[Column, ...]:
+    return (
+        Column("benchmark", "benchmark", _benchmark),
+        Column("processes", "np", lambda r: r.key.processes),
+        Column("bytes", "bytes", lambda r: r.key.bytes),
+        Column("median_a_usec", "median A [usec]", lambda r: r.median_a_usec),
+        Column("median_b_usec", "median B [usec]", lambda r: r.median_b_usec),
+        Column("ratio_b_a", "B/A", lambda r: r.ratio, 3),
+        Column("shift_usec", "B-A [usec] (95% CI)", _shift),
+        Column("p_adjusted", _p_header(comparison), lambda r: r.p_adjusted, 3),
+        Column("verdict", "verdict", _verdict),
+    )
+
+
+NUMERIC = {"processes", "bytes", "median_a_usec", "median_b_usec", "ratio_b_a", "shift_usec", "p_value",
+           "p_adjusted"}
+
+
+def _p(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if value >= 0.001 else f"{value:.1e}"
 
 
 def _cell(column: Column, row: ComparisonRow) -> str:
     value = column.value(row)
     if column.key in ("median_a_usec", "median_b_usec"):
         return _usec(value)
+    if column.key in ("p_value", "p_adjusted"):
+        return _p(value)
     if value is None:
         return "-"
     return f"{value:.{column.decimals}f}" if column.decimals is not None else str(value)
 
 
+def _geomean_label(comparison: Comparison) -> str:
+    return f"geomean B/A ({comparison.geomean_rows} rows)"
+
+
 def _geomean_cells(comparison: Comparison) -> list[str]:
     ratio = "-" if comparison.geomean_ratio is None else f"{comparison.geomean_ratio:.3f}"
-    return ["geomean", "", "", _usec(comparison.geomean_a_usec), _usec(comparison.geomean_b_usec), ratio, "", ""]
+    return [_geomean_label(comparison), "", "", "", "", ratio, "", "", ""]
+
+
+def method_lines(comparison: Comparison, untested: str = UNTESTED) -> list[str]:
+    """What the verdicts, p values and the geomean mean."""
+    left_out = len(comparison.rows) - comparison.geomean_rows
+    lines = [f"verdict: slower/faster: B differs from A significantly (two-sided Mann-Whitney U, p corrected "
+             f"over the {comparison.tested} tested rows by {CORRECTION_NAMES[comparison.correction]}, "
+             f"at alpha = {comparison.alpha:g}); {NO_DIFFERENCE}: no significant difference; "
+             f"{untested}: too few samples or launches to test",
+             "B-A: the Hodges-Lehmann shift (median of all differences between B's and A's samples) with its "
+             "95% confidence interval; above 0: B takes longer"]
+    lines.append(f"geomean: of B/A over the {comparison.geomean_rows} rows with samples on both sides"
+                 + (f"; {left_out} left out (0-byte collectives, which move nothing, and rows without samples)"
+                    if left_out else ""))
+    return lines
 
 
 def footnotes(comparison: Comparison, a: str, b: str) -> list[str]:
-    """Lines under the table: what A and B are, alpha, unmatched rows, warnings."""
-    lines = [f"A: {a}", f"B: {b}",
-             f"two-sided Mann-Whitney U; ~: no significant difference at alpha = {comparison.alpha:g}"]
+    """Lines under the table: what A and B are, the method, unmatched rows, warnings."""
+    lines = [f"A: {a}", f"B: {b}", *method_lines(comparison)]
     if comparison.only_a or comparison.only_b:
         lines.append(f"not compared: {comparison.only_a} rows only in A, {comparison.only_b} only in B")
     return lines + [f"warning: {w}" for w in comparison.warnings]
@@ -75,21 +120,30 @@ def footnotes(comparison: Comparison, a: str, b: str) -> list[str]:
 
 def to_rich(comparison: Comparison, a: str, b: str) -> Group:
     table = Table(title=Text(f"{a}  vs  {b}"), title_justify="left")
-    for column in COLUMNS:
-        table.add_column(Text(column.header), justify="right" if column.key in NUMERIC else "left")
+    cols = columns(comparison)
+    for column in cols:
+        table.add_column(Text(column.header), justify="right" if column.key in NUMERIC else "left",
+                         no_wrap=column.key == "shift_usec")
     for row in comparison.rows:
-        table.add_row(*(Text(_cell(c, row)) for c in COLUMNS))
+        style = {"slower": "red", "faster": "green"}.get(row.marker)
+        table.add_row(*(Text(_cell(c, row)) for c in cols), style=style)
     if comparison.rows:
         table.add_section()
         table.add_row(*(Text(cell) for cell in _geomean_cells(comparison)), style="bold")
     return Group(table, *(Text(line, style="dim") for line in footnotes(comparison, a, b)))
 
 
+def _markdown_cell(column: Column, row: ComparisonRow) -> str:
+    text = _cell(column, row)
+    return f"**{text}**" if column.key == "verdict" and row.significant else text
+
+
 def to_markdown(comparison: Comparison, a: str, b: str) -> str:
-    headers = [c.header or "verdict" for c in COLUMNS]
+    cols = columns(comparison)
+    headers = [c.header for c in cols]
     lines = ["| " + " | ".join(headers) + " |",
-             "|" + "|".join("---:" if c.key in NUMERIC else "---" for c in COLUMNS) + "|"]
-    lines += ["| " + " | ".join(_cell(c, row) for c in COLUMNS) + " |" for row in comparison.rows]
+             "|" + "|".join("---:" if c.key in NUMERIC else "---" for c in cols) + "|"]
+    lines += ["| " + " | ".join(_markdown_cell(c, row) for c in cols) + " |" for row in comparison.rows]
     if comparison.rows:
         lines.append("| " + " | ".join(f"**{cell}**" if cell else "" for cell in _geomean_cells(comparison)) + " |")
     return "\n".join(lines + [""] + [f"- {line}" for line in footnotes(comparison, a, b)]) + "\n"
@@ -100,25 +154,32 @@ def to_csv(comparison: Comparison, a: str, b: str) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["benchmark", "processes", "mode", "group", "bytes", "median_a_usec", "median_b_usec",
-                     "n_a", "n_b", "ratio_b_a", "p_value", "significant", "note"])
+                     "n_a", "n_b", "ratio_b_a", "shift_usec", "shift_low_usec", "shift_high_usec", "p_value",
+                     "p_adjusted", "correction", "significant", "verdict", "in_geomean", "note"])
     for row in comparison.rows:
+        shift = row.shift
         values = [*row.key[:4], row.key.bytes, row.median_a_usec, row.median_b_usec, row.n_a, row.n_b, row.ratio,
-                  row.p_value, row.significant, row.note]
+                  shift and shift.estimate, shift and shift.low, shift and shift.high, row.p_value, row.p_adjusted,
+                  comparison.correction, row.significant, row.marker, row.carries_data, row.note]
         writer.writerow(["" if v is None else v for v in values])
     if comparison.geomean_ratio is not None:
-        writer.writerow(["geomean", "", "", "", "", comparison.geomean_a_usec, comparison.geomean_b_usec, "", "",
-                         comparison.geomean_ratio, "", "", ""])
+        writer.writerow(["geomean", "", "", "", "", "", "", "", "", comparison.geomean_ratio, "", "", "", "", "",
+                         comparison.correction, "", "", comparison.geomean_rows, ""])
     return out.getvalue()
 
 
 def to_json(comparison: Comparison, a: str, b: str) -> str:
     document = {
-        "a": a, "b": b, "alpha": comparison.alpha,
+        "a": a, "b": b, "alpha": comparison.alpha, "correction": comparison.correction,
         "rows": [{**row.key._asdict(), "median_a_usec": row.median_a_usec, "median_b_usec": row.median_b_usec,
-                  "n_a": row.n_a, "n_b": row.n_b, "ratio_b_a": row.ratio, "p_value": row.p_value,
-                  "significant": row.significant, "note": row.note} for row in comparison.rows],
-        "geomean": {"median_a_usec": comparison.geomean_a_usec, "median_b_usec": comparison.geomean_b_usec,
-                    "ratio_b_a": comparison.geomean_ratio},
+                  "n_a": row.n_a, "n_b": row.n_b, "ratio_b_a": row.ratio,
+                  "shift_usec": None if row.shift is None else {
+                      "estimate": row.shift.estimate, "low": row.shift.low, "high": row.shift.high,
+                      "level": row.shift.level},
+                  "p_value": row.p_value, "p_adjusted": row.p_adjusted, "significant": row.significant,
+                  "verdict": row.marker, "in_geomean": row.carries_data, "note": row.note}
+                 for row in comparison.rows],
+        "geomean": {"ratio_b_a": comparison.geomean_ratio, "rows": comparison.geomean_rows},
         "only_a": comparison.only_a, "only_b": comparison.only_b, "warnings": comparison.warnings,
     }
     return json.dumps(document, indent=2) + "\n"
@@ -135,13 +196,11 @@ EXPORTS = {"markdown": to_markdown, "csv": to_csv, "json": to_json}
 # `mpimark compare STUDY:BASELINE STUDY:IMPL` prints.
 
 Pairs = list[tuple[str, Comparison]]  # (implementation label, Comparison(baseline, it))
-INSUFFICIENT_MARK = "?"
+INSUFFICIENT_MARK = UNTESTED
 
 
 def _mark(row: ComparisonRow | None) -> str:
-    if row is None:
-        return ""
-    return INSUFFICIENT_MARK if row.note else row.marker
+    return "" if row is None else row.marker
 
 
 def _wide_rows(pairs: Pairs) -> list[tuple[Key, float | None, list[ComparisonRow | None]]]:
@@ -161,42 +220,50 @@ def _benchmark_of(key: Key) -> str:
     return f"{key.benchmark} ({', '.join(extras)})" if extras else key.benchmark
 
 
-def _wide_headers(baseline: str, pairs: Pairs) -> list[str]:
+def _wide_headers(baseline: str, pairs: Pairs, shift: bool = True) -> list[str]:
     headers = ["benchmark", "np", "bytes", f"{baseline} [usec]"]
-    for label, _ in pairs:
-        headers += [f"{label} [usec]", f"{label}/{baseline}", "p", ""]
+    for label, comparison in pairs:
+        headers += [f"{label} [usec]", f"{label}/{baseline}",
+                    *([f"{label}-{baseline} [usec] (95% CI)"] if shift else []), _p_header(comparison),
+                    "verdict"]
     return headers
 
 
-def _wide_cells(baseline_usec: float | None, rows: list[ComparisonRow | None], key: Key) -> list[str]:
+def _wide_cells(baseline_usec: float | None, rows: list[ComparisonRow | None], key: Key,
+                shift: bool = True) -> list[str]:
     cells = [_benchmark_of(key), str(key.processes), str(key.bytes), _usec(baseline_usec)]
     for row in rows:
         if row is None:
-            cells += ["-", "-", "-", ""]
+            cells += ["-", "-", *(["-"] if shift else []), "-", ""]
         else:
             cells += [_usec(row.median_b_usec), "-" if row.ratio is None else f"{row.ratio:.3f}",
-                      "-" if row.p_value is None else f"{row.p_value:.3f}", _mark(row)]
+                      *([_shift(row)] if shift else []), _p(row.p_adjusted), _mark(row)]
     return cells
 
 
-def _wide_geomean(pairs: Pairs) -> list[str]:
-    first = pairs[0][1]
-    cells = ["geomean", "", "", _usec(first.geomean_a_usec)]
+def _wide_geomean(pairs: Pairs, shift: bool = True) -> list[str]:
+    cells = ["geomean", "", "", ""]
     for _, comparison in pairs:
         ratio = "-" if comparison.geomean_ratio is None else f"{comparison.geomean_ratio:.3f}"
-        cells += [_usec(comparison.geomean_b_usec), ratio, "", ""]
+        cells += [f"({comparison.geomean_rows} rows)", ratio, *([""] if shift else []), "", ""]
     return cells
 
 
-def many_footnotes(baseline: str, pairs: Pairs, described: dict[str, str]) -> list[str]:
+def many_footnotes(baseline: str, pairs: Pairs, described: dict[str, str], shift: bool = True) -> list[str]:
     """What each column is, the test, and per implementation what was not compared and why."""
     alpha = pairs[0][1].alpha
     lines = [f"{label}: {described.get(label, label)}" for label in [baseline, *(label for label, _ in pairs)]]
     lines.append(f"ratios: each implementation's median over {baseline}'s (above 1: slower)")
-    lines.append(f"two-sided Mann-Whitney U; ~: no significant difference at alpha = {alpha:g}; "
-                 f"{INSUFFICIENT_MARK}: too few samples or launches to test")
-    if any(len(c.rows) != len(pairs[0][1].rows) for _, c in pairs):
-        lines.append("geomeans: over the rows each implementation has in common with the baseline")
+    first = pairs[0][1]
+    lines.append(f"verdict: slower/faster than {baseline}: significant (two-sided Mann-Whitney U, p corrected per "
+                 f"implementation over its tested rows by {CORRECTION_NAMES[first.correction]}, at alpha = "
+                 f"{alpha:g}); {NO_DIFFERENCE}: no significant difference; {INSUFFICIENT_MARK}: too few samples or "
+                 "launches to test")
+    lines.append("IMPL-BASELINE: the Hodges-Lehmann shift with its 95% confidence interval (above 0: slower)"
+                 if shift else "the Hodges-Lehmann shifts and their intervals: --format markdown, csv or json, "
+                 "or one pair (compare STUDY:A STUDY:B)")
+    lines.append("geomeans: of the ratios over the rows with samples on both sides, leaving out 0-byte collectives "
+                 "(which move nothing)")
     for label, comparison in pairs:
         if comparison.only_a or comparison.only_b:
             lines.append(f"{label}: not compared: {comparison.only_a} rows only in {baseline}, "
@@ -208,18 +275,20 @@ def many_footnotes(baseline: str, pairs: Pairs, described: dict[str, str]) -> li
 def many_to_rich(baseline: str, pairs: Pairs, described: dict[str, str]) -> Group:
     names = ", ".join(label for label, _ in pairs)
     table = Table(title=Text(f"{names}  against  {baseline}"), title_justify="left")
-    for i, header in enumerate(_wide_headers(baseline, pairs)):
+    shift = len(pairs) == 1  # with more, the terminal is too narrow for the intervals
+    for i, header in enumerate(_wide_headers(baseline, pairs, shift)):
         table.add_column(Text(header), justify="left" if i == 0 else "right")
     for key, baseline_usec, rows in _wide_rows(pairs):
-        table.add_row(*(Text(cell) for cell in _wide_cells(baseline_usec, rows, key)))
+        table.add_row(*(Text(cell, style={"slower": "red", "faster": "green"}.get(cell, ""))
+                        for cell in _wide_cells(baseline_usec, rows, key, shift)))
     if any(c.rows for _, c in pairs):
         table.add_section()
-        table.add_row(*(Text(cell) for cell in _wide_geomean(pairs)), style="bold")
-    return Group(table, *(Text(line, style="dim") for line in many_footnotes(baseline, pairs, described)))
+        table.add_row(*(Text(cell) for cell in _wide_geomean(pairs, shift)), style="bold")
+    return Group(table, *(Text(line, style="dim") for line in many_footnotes(baseline, pairs, described, shift)))
 
 
 def many_to_markdown(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
-    headers = [header or "verdict" for header in _wide_headers(baseline, pairs)]
+    headers = _wide_headers(baseline, pairs)
     lines = ["| " + " | ".join(headers) + " |", "|---|" + "|".join("---:" for _ in headers[1:]) + "|"]
     lines += ["| " + " | ".join(_wide_cells(b, rows, key)) + " |" for key, b, rows in _wide_rows(pairs)]
     if any(c.rows for _, c in pairs):
@@ -248,3 +317,41 @@ def many_to_json(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
 
 
 MANY_EXPORTS = {"markdown": many_to_markdown, "csv": many_to_csv, "json": many_to_json}
+
+
+# -- the regression gate (`compare A B --fail-if-slower 5%`) ----------------------------------------------
+
+Gated = list[tuple[str, str, Comparison]]  # (A's label, B's label, the comparison of B with A)
+
+
+def _row_name(row: ComparisonRow) -> str:
+    return f"{_benchmark(row)} np={row.key.processes} {row.key.bytes} B"
+
+
+def gate_lines(gated: Gated, threshold: float) -> tuple[bool, list[str]]:
+    """Whether the gate passes, and its summary: one verdict line, then a line per failing row."""
+    failures = [(a, b, row) for a, b, comparison in gated for row in comparison.slower_than(threshold)]
+    rows = sum(c.geomean_rows for _, _, c in gated)
+    limit = f"{threshold * 100:g}%"
+    if not failures:
+        return True, [f"regression gate: PASS: no row significantly slower by more than {limit} ({rows} rows with "
+                      "data checked)"]
+    lines = [f"regression gate: FAIL: {len(failures)} of {rows} rows significantly slower by more than {limit}"]
+    for a, b, row in sorted(failures, key=lambda f: -(f[2].ratio or 0)):
+        lines.append(f"  {b} against {a}: {_row_name(row)}: {_usec(row.median_a_usec)} -> "
+                     f"{_usec(row.median_b_usec)} usec, x{row.ratio:.3f}, shift {_shift(row)} usec, "
+                     f"p ({gated[0][2].correction}) {_p(row.p_adjusted)}")
+    return False, lines
+
+
+def gate_markdown(gated: Gated, threshold: float) -> str:
+    passed, lines = gate_lines(gated, threshold)
+    out = [f"### {'✅' if passed else '❌'} {lines[0].removeprefix('regression gate: ')}", ""]
+    if not passed:
+        out += ["| A | B | row | A [usec] | B [usec] | B/A | B-A [usec] (95% CI) | p |", "|---|---|---|---:|---:|---:|---:|---:|"]
+        failures = [(a, b, row) for a, b, comparison in gated for row in comparison.slower_than(threshold)]
+        for a, b, row in sorted(failures, key=lambda f: -(f[2].ratio or 0)):
+            out.append(f"| {a} | {b} | {_row_name(row)} | {_usec(row.median_a_usec)} | {_usec(row.median_b_usec)} | "
+                       f"{row.ratio:.3f} | {_shift(row)} | {_p(row.p_adjusted)} |")
+        out.append("")
+    return "\n".join(out) + "\n"

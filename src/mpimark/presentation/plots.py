@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from matplotlib.figure import Figure
-from matplotlib.ticker import LogLocator, NullLocator, ScalarFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator, ScalarFormatter
 
 from mpimark.records.figures import bandwidth_mbs, is_collective, safe_name, table_key, time_ci_usec, time_usec, title
 from mpimark.storage.selection import Series
@@ -23,6 +23,38 @@ from mpimark.storage.selection import Series
 MIB = 1 << 20
 FIGSIZE = (7.5, 4.6)  # inches; at 100 dpi a plot fits a report page's width
 DPI = 100
+# One colour and marker per series, fixed by the series' place in the whole selection, so that an
+# implementation has the same colour in every plot of a report (matplotlib's tab10, colour-blind friendlier
+# than its default cycle's order of use).
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
+# A band reaching further than this factor beyond the medians' range is clipped (and the plot says so).
+CLIP_FACTOR = 4.0
+BAND_NOTE = ("band: the 95 % confidence interval of the median (one run), or the range of the runs' values "
+             "(several runs of a series at one point)")
+
+BAND_SHORT = "band: 95 % CI of the median (one run) or range of the runs"
+
+Style = tuple[str, str]  # colour, marker
+# The start-up tool's rows (MPI_Init, the first barrier) are no collectives to scale: the report has a section.
+TOOL_SUITES = ("startup",)
+
+
+def styles(series: list[Series]) -> dict[str, Style]:
+    """Per series label its colour and marker, by its place in the selection."""
+    return {s.label: (PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)]) for i, s in enumerate(series)}
+
+
+def size_label(value: float, _position=None) -> str:
+    """1, 512, 1K, 64K, 1M, 1G: binary multiples, as IMB's sizes."""
+    if value < 1:
+        return ""
+    for unit, factor in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if value >= factor:
+            scaled = value / factor
+            return f"{scaled:g}{unit}"
+    return f"{value:g}"
 
 
 @dataclass(frozen=True)
@@ -50,11 +82,29 @@ def _figure(heading: str, xlabel: str, ylabel: str) -> tuple[Figure, object]:
     return figure, axes
 
 
-def _finish(figure: Figure, axes, drawn: int) -> Figure | None:
+def _finish(figure: Figure, axes, drawn: int, notes: list[str] | None = None) -> Figure | None:
     if not drawn:
         return None
     axes.legend(fontsize=8, loc="best")
+    if notes:
+        # Below the axis label, inside the layout (constrained layout makes room for axes texts).
+        axes.annotate("; ".join(notes), xy=(0, 0), xycoords="axes fraction", xytext=(0, -42),
+                      textcoords="offset points", fontsize=7, color="#555", ha="left", va="top")
     return figure
+
+
+def _clip(axes, drawn_points: list[list[tuple[int, float, tuple | None]]]) -> list[str]:
+    """Keep one wild band from stretching the y axis: limit it to CLIP_FACTOR beyond the medians."""
+    values = [p[1] for points in drawn_points for p in points]
+    bands = [b for points in drawn_points for _, _, b in points if b is not None]
+    if not values or not bands:
+        return []
+    low, high = min(values) / CLIP_FACTOR, max(values) * CLIP_FACTOR
+    if min(b[0] for b in bands) >= low and max(b[1] for b in bands) <= high:
+        return []
+    bottom, top = axes.get_ylim()
+    axes.set_ylim(max(bottom, low), min(top, high))
+    return [f"bands clipped at {CLIP_FACTOR:g}x beyond the medians' range"]
 
 
 Lines = list[tuple[Series, list[dict]]]  # per series, its rows of one table
@@ -93,29 +143,56 @@ def _points(records: list[dict], x_field: str, value: Callable[[dict], float | N
     return points
 
 
-def _draw(axes, label: str, points: list[tuple[int, float, tuple | None]]) -> None:
-    line, = axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
-                      linewidth=1.2, label=_text(label))
-    banded = [p for p in points if p[2] is not None]
+def _draw(axes, label: str, points: list[tuple[int, float, tuple | None]], style: Style | None = None,
+          offset: float = 1.0) -> None:
+    """A series' line (its colour and marker) with its band; offset multiplies x (to show hidden points)."""
+    colour, marker = style or (None, "o")
+    xs = [p[0] * offset for p in points]
+    line, = axes.plot(xs, [p[1] for p in points], marker=marker, markersize=4, linewidth=1.2,
+                      label=_text(label), color=colour, markerfacecolor="none" if offset != 1.0 else None)
+    banded = [(x, p) for x, p in zip(xs, points) if p[2] is not None]
     if banded:
-        axes.fill_between([p[0] for p in banded], [p[2][0] for p in banded], [p[2][1] for p in banded],
+        axes.fill_between([x for x, _ in banded], [p[2][0] for _, p in banded], [p[2][1] for _, p in banded],
                           color=line.get_color(), alpha=0.22, linewidth=0)
+
+
+def _mark_skipped(axes, skipped: dict[int, str], style: Style | None) -> None:
+    """An x on the bottom edge at each size a series did not measure (timed out, out of memory)."""
+    if not skipped:
+        return
+    colour = style[0] if style else None
+    axes.plot(list(skipped), [0.0] * len(skipped), linestyle="none", marker="x", markersize=7, color=colour,
+              clip_on=False, transform=axes.get_xaxis_transform())
 
 
 def _size_plot(heading: str, ylabel: str, lines: list[tuple[Series, list[dict]]],
                value: Callable[[dict], float | None],
-               band: Callable[[dict], tuple[float, float] | None]) -> Figure | None:
+               band: Callable[[dict], tuple[float, float] | None],
+               style: dict[str, Style] | None = None, skipped: dict[str, dict[int, str]] | None = None
+               ) -> Figure | None:
     figure, axes = _figure(heading, "message size [bytes]", ylabel)
-    drawn = 0
+    drawn, all_points, notes = 0, [], []
     for s, records in lines:
         points = _points(records, "bytes", value, band)  # the 0-byte row stays in the tables only
         if points:
-            _draw(axes, s.label, points)
+            _draw(axes, s.label, points, (style or {}).get(s.label))
+            all_points.append(points)
             drawn += 1
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
     axes.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
-    return _finish(figure, axes, drawn)
+    axes.xaxis.set_major_formatter(FuncFormatter(size_label))
+    notes += _clip(axes, all_points)
+    marked = False
+    for s, _ in lines:
+        gaps = {size: why for size, why in ((skipped or {}).get(s.label) or {}).items() if size > 0}
+        _mark_skipped(axes, gaps, (style or {}).get(s.label))
+        marked = marked or bool(gaps)
+    if marked:
+        notes.append("x on the axis: sizes not measured (timed out or skipped)")
+    if any(p[2] for points in all_points for p in points):
+        notes.insert(0, BAND_SHORT)
+    return _finish(figure, axes, drawn, notes)
 
 
 def _bandwidth_band(record: dict) -> tuple[float, float] | None:
@@ -126,7 +203,19 @@ def _bandwidth_band(record: dict) -> tuple[float, float] | None:
     return bandwidth_mbs(record, ci[1]), bandwidth_mbs(record, ci[0])
 
 
-def table_plots(key: tuple, lines: Lines) -> list[Plot]:
+def skipped_sizes(key: tuple, series: list[Series]) -> dict[str, dict[int, str]]:
+    """Per series label, the sizes of this table it did not measure and why (the result's status)."""
+    out: dict[str, dict[int, str]] = {}
+    for s in series:
+        measured = {r["bytes"] for r in s.results if table_key(r) == key and time_usec(r) is not None}
+        for r in s.results:
+            if table_key(r) == key and r.get("status", "ok") != "ok" and r["bytes"] not in measured:
+                out.setdefault(s.label, {})[r["bytes"]] = r["status"]
+    return out
+
+
+def table_plots(key: tuple, lines: Lines, style: dict[str, Style] | None = None,
+                skipped: dict[str, dict[int, str]] | None = None) -> list[Plot]:
     """One table's plots: time (median, CI band) and, where there is one, bandwidth against size."""
     heading = title(key)
     table, extra = key
@@ -135,10 +224,11 @@ def table_plots(key: tuple, lines: Lines) -> list[Plot]:
                                   None if table.group is None else f"g{table.group}",
                                   safe_name(extra) if extra else None)))
     plots = []
-    latency = _size_plot(heading, "time [usec]", lines, time_usec, time_ci_usec)
+    latency = _size_plot(heading, "time [usec]", lines, time_usec, time_ci_usec, style, skipped)
     if latency is not None:
         plots.append(Plot(f"{base}-time", f"{heading}: time", latency))
-    bandwidth = _size_plot(heading, "bandwidth [MB/s, 10^6 B/s]", lines, bandwidth_mbs, _bandwidth_band)
+    bandwidth = _size_plot(heading, "bandwidth [MB/s, 10^6 B/s]", lines, bandwidth_mbs, _bandwidth_band, style,
+                           skipped)
     if bandwidth is not None:
         plots.append(Plot(f"{base}-bandwidth", f"{heading}: bandwidth", bandwidth))
     return plots
@@ -146,7 +236,9 @@ def table_plots(key: tuple, lines: Lines) -> list[Plot]:
 
 def size_plots(series: list[Series]) -> list[Plot]:
     """Per benchmark and process count (and group, mode): time and bandwidth against size."""
-    return [plot for key, lines in tables_of(series).items() for plot in table_plots(key, lines)]
+    style = styles(series)
+    return [plot for key, lines in tables_of(series).items()
+            for plot in table_plots(key, lines, style, skipped_sizes(key, series))]
 
 
 def scalable(record: dict) -> bool:
@@ -154,7 +246,8 @@ def scalable(record: dict) -> bool:
 
     Multi-mode groups and imported modes (communicators) are other measurements.
     """
-    return (is_collective(record) and record.get("multi") is None and table_key(record)[1] == "" and time_usec(record) is not None)
+    return (record.get("suite") not in TOOL_SUITES and is_collective(record) and record.get("multi") is None
+            and table_key(record)[1] == "" and time_usec(record) is not None)
 
 
 def scaling_size(records: list[dict], size: int | None) -> int | None:
@@ -189,19 +282,28 @@ def scaling_plot(benchmark: str, series: list[Series], size: int | None = None) 
         return None
     heading = f"{benchmark}, {chosen} bytes"
     figure, axes = _figure(heading, "processes", "time [usec]")
-    drawn = 0
-    for s in series:
+    drawn, all_points, style = 0, [], styles(series)
+    present = [s for s in series if _points(rows[s.label], "processes", time_usec, time_ci_usec)]
+    for i, s in enumerate(present):
         points = _points(rows[s.label], "processes", time_usec, time_ci_usec)
-        if points:
-            _draw(axes, s.label, points)
-            drawn += 1
+        # Series side by side around each count (a few percent apart on the log axis), open markers:
+        # equal values would otherwise hide one another.
+        offset = 2 ** (0.04 * (i - (len(present) - 1) / 2)) if len(present) > 1 else 1.0
+        _draw(axes, s.label, points, style[s.label], offset)
+        all_points.append(points)
+        drawn += 1
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
     # Process counts read better as numbers than as powers of two; tick the measured ones.
     axes.set_xticks(sorted({r["processes"] for mine in rows.values() for r in mine}))
     axes.xaxis.set_major_formatter(ScalarFormatter())
     axes.xaxis.set_minor_locator(NullLocator())
-    figure = _finish(figure, axes, drawn)
+    notes = _clip(axes, all_points)
+    if any(p[2] for points in all_points for p in points):
+        notes.insert(0, BAND_SHORT)
+    if drawn > 1:
+        notes.append("series drawn slightly apart around each process count")
+    figure = _finish(figure, axes, drawn, notes)
     return None if figure is None else Plot(f"{safe_name(benchmark)}-scaling-{chosen}B", heading, figure)
 
 
@@ -227,3 +329,34 @@ def write(plots: list[Plot], directory: Path, fmt: str) -> list[Path]:
         path.write_bytes(render(plot.figure, fmt))
         paths.append(path)
     return paths
+
+
+def against_processes(name: str, heading: str, ylabel: str, series: list[Series],
+                      select: Callable[[dict], bool], value: Callable[[dict], float | None],
+                      band: Callable[[dict], tuple[float, float] | None] = lambda r: None) -> Plot | None:
+    """A figure of chosen rows (select) against process count, one line per series in its colour."""
+    figure, axes = _figure(heading, "processes", ylabel)
+    style = styles(series)
+    drawn, all_points = 0, []
+    present = [(s, _points([r for r in s.results if select(r)], "processes", value, band)) for s in series]
+    present = [(s, points) for s, points in present if points]
+    counts = sorted({p[0] for _, points in present for p in points})
+    if len(counts) < 2:
+        return None
+    for i, (s, points) in enumerate(present):
+        offset = 2 ** (0.04 * (i - (len(present) - 1) / 2)) if len(present) > 1 else 1.0
+        _draw(axes, s.label, points, style[s.label], offset)
+        all_points.append(points)
+        drawn += 1
+    axes.set_xscale("log", base=2)
+    axes.set_yscale("log")
+    axes.set_xticks(counts)
+    axes.xaxis.set_major_formatter(ScalarFormatter())
+    axes.xaxis.set_minor_locator(NullLocator())
+    notes = _clip(axes, all_points)
+    if any(p[2] for points in all_points for p in points):
+        notes.insert(0, BAND_SHORT)
+    if drawn > 1:
+        notes.append("series drawn slightly apart around each process count")
+    figure = _finish(figure, axes, drawn, notes)
+    return None if figure is None else Plot(name, heading, figure)

@@ -23,17 +23,27 @@ from datetime import datetime, timezone
 import jinja2
 
 from mpimark import __version__
+from mpimark.analysis import seeds
+from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches
 from mpimark.presentation import placement, plots
-from mpimark.records.figures import bandwidth_mbs, is_collective, table_key, time_usec, title
+from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.placement import describe as describe_placement
-from mpimark.storage.selection import LoadedRun, Series
+from mpimark.storage.selection import LoadedRun, run_label, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
 PARALLEL_TRANSFER = ("Sendrecv", "Exchange")
-NOTE = ("Times are the median of mpimark's samples (the plots' bands: its 95 % confidence interval) where "
-        "mpimark measured the row, else the imported suite's own figure (IMB: t for the PingPong family, "
-        "t_avg otherwise). Bandwidths are IMB's MB/s (10^6 bytes/s) at that time. Several runs of one "
-        "implementation at one point show their median (bands: their range).")
+NOTE = ("Times are the median of mpimark's samples (the plots' bands and the tables' [low, high]: its 95 % "
+        "confidence interval) where mpimark measured the row, else the imported suite's own figure (IMB: t for "
+        "the PingPong family, t_avg otherwise). Bandwidths are IMB's MB/s (10^6 bytes/s) at that time. Several "
+        "runs of one implementation at one point show their median (bands and [low, high]: their range).")
+COMPARISON_NOTE = ("Each implementation is compared with {base}, as `mpimark compare STUDY` does: IMPL/{base} is "
+                   "the ratio of the median times (above 1: slower), followed by the verdict: slower or faster "
+                   "when the two-sided Mann-Whitney U test (on one median per run where there are several runs) "
+                   "is significant at 0.05 after {correction} over all rows compared, ~ when it is not "
+                   "(the difference may be noise, however large the ratio), ? when there are too few samples or "
+                   "runs to test; p is the corrected p value.")
+STATUS_LABELS = {"timeout": "timed out", "out_of_memory": "skipped: out of memory",
+                 "int_overflow": "skipped: count overflows int"}
 
 
 @dataclass
@@ -55,6 +65,7 @@ class Section:
     title: str
     images: list[Image] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    note: str = ""
 
 
 def _png(plot: plots.Plot) -> Image:
@@ -76,6 +87,18 @@ def _fixed(value: float | None) -> str:
 
 
 # -- metadata -------------------------------------------------------------------
+
+
+def _machine(run: LoadedRun) -> dict | None:
+    """The machine event mpimark stored after the run record (execution/machine.py), if any."""
+    return next((r for r in run.records if r["type"] == "event" and r.get("kind") == "machine"), None)
+
+
+def _compiler(run: LoadedRun) -> str:
+    build = ((_machine(run) or {}).get("machine") or {}).get("core_build") or {}
+    if not build.get("compiler"):
+        return (run.run or {}).get("compiler") or ""
+    return " ".join(filter(None, (build.get("compiler_id") or build["compiler"], build.get("flags"))))
 
 
 def _import_source(run: LoadedRun) -> str | None:
@@ -122,6 +145,7 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("core command", shlex.join(record.get("command_line", []))),
         ("environment", " ".join(f"{k}={v}" for k, v in row.environment.items())),
         ("oversubscribed", {True: "yes: ranks outnumber cores", False: "no"}.get(record.get("oversubscribed"), "")),
+        ("machine (launching host)", (_machine(run) or {}).get("message", "")),
         ("imported from", _import_source(run) or ""),
     ]
     return [(name, value) for name, value in fields if value]
@@ -130,20 +154,34 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
 # -- per benchmark: RIKEN's tables ------------------------------------------------
 
 
-def size_table(key: tuple, lines: plots.Lines) -> Table:
-    """Time [s] and throughput [MB/s] for each size, a column pair per series."""
-    sizes = sorted({r["bytes"] for _, records in lines for r in records})
+def missing(skipped: dict[int, str] | None, size: int) -> str:
+    """What a cell without a value says: why the size was not measured, not "-"."""
+    skipped = skipped or {}
+    if size in skipped:
+        return STATUS_LABELS.get(skipped[size], skipped[size].replace("_", " "))
+    earlier = [s for s, status in skipped.items() if s < size and status == "timeout"]
+    if earlier:
+        return f"not run: timed out at {plots.size_label(min(earlier))} B"
+    return "not measured"
+
+
+def size_table(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]] | None = None) -> Table:
+    """Time [s] and throughput [MB/s] for each size, a column pair per series; unmeasured sizes say why."""
+    skipped = skipped or {}
+    sizes = sorted({r["bytes"] for _, records in lines for r in records}
+                   | {size for s, _ in lines for size in skipped.get(s.label, {})})
     several = len(lines) > 1
     headers = ["Message size [bytes]"]
-    columns: list[tuple[list[dict], Callable]] = []
+    columns: list[tuple[str, list[dict], Callable]] = []
     for s, records in lines:
         prefix = f"{s.label}: " if several else ""
         headers.append(f"{prefix}Communication time [sec]")
-        columns.append((records, lambda rs: _seconds(_value(rs, time_usec))))
+        columns.append((s.label, records, lambda rs: _value(rs, time_usec) and _seconds(_value(rs, time_usec))))
         if any(bandwidth_mbs(r) is not None for r in records):
             headers.append(f"{prefix}Throughput [MB/s]")
-            columns.append((records, lambda rs: _fixed(_value(rs, bandwidth_mbs))))
-    rows = [[str(size)] + [cell([r for r in records if r["bytes"] == size]) for records, cell in columns]
+            columns.append((s.label, records, lambda rs: _value(rs, bandwidth_mbs) and _fixed(_value(rs, bandwidth_mbs))))
+    rows = [[str(size)] + [cell([r for r in records if r["bytes"] == size]) or missing(skipped.get(label), size)
+                           for label, records, cell in columns]
             for size in sizes]
     return Table(title(key), headers, rows)
 
@@ -173,55 +211,275 @@ def _plain(records: list[dict], benchmark: str) -> list[dict]:
             and r.get("group") is None and table_key(r)[1] == "" and time_usec(r) is not None]
 
 
-def single_transfer_table(series: list[Series], size: int | None) -> Table | None:
+def _not_measured(records: list[dict], benchmark: str) -> list[dict]:
+    return [r for r in records if r["benchmark"] == benchmark and r.get("multi") is None
+            and r.get("group") is None and table_key(r)[1] == "" and r.get("status", "ok") != "ok"]
+
+
+Verdicts = dict[str, Comparison]  # per implementation label: its comparison with the baseline (the first series)
+
+
+def verdicts(series: list[Series], correction: str = "holm") -> Verdicts:
+    """Each series after the first compared with the first, as `mpimark compare STUDY` does."""
+    base = series[0]
+    return {s.label: compare_launches([run.records for run in base.runs], [run.records for run in s.runs],
+                                      correction=correction) for s in series[1:]}
+
+
+def _row_of(comparison: Comparison | None, records: list[dict]) -> ComparisonRow | None:
+    if comparison is None or not records:
+        return None
+    wanted = key(records[0])
+    return next((row for row in comparison.rows if row.key == wanted), None)
+
+
+def verdict_cell(row: ComparisonRow | None) -> str:
+    """"2.00× slower (p 0.008)", "11.2× ~ (p 0.22)", "1.0× ? (too few samples)"."""
+    if row is None or row.ratio is None:
+        return "not compared"
+    ratio = f"{row.ratio:.3g}×"
+    if row.p_adjusted is None:
+        return f"{ratio} ? (too few samples)"
+    return f"{ratio} {row.marker} (p {row.p_adjusted:.2g})"
+
+
+def _spread(records: list[dict], figure: Callable[[dict], float | None],
+            band: Callable[[dict], tuple[float, float] | None]) -> str | None:
+    """The value with its interval: the 95 % CI of one run's median, or the range of several runs' values."""
+    value = _value(records, figure)
+    if value is None:
+        return None
+    values = [v for v in map(figure, records) if v is not None]
+    interval = band(records[0]) if len(values) == 1 else (min(values), max(values))
+    if not interval:
+        return _fixed(value)
+    return f"{_fixed(value)} [{_fixed(interval[0])}, {_fixed(interval[1])}]"
+
+
+def _bandwidth_band(record: dict) -> tuple[float, float] | None:
+    ci = time_ci_usec(record)
+    if ci is None or ci[0] <= 0:
+        return None
+    return bandwidth_mbs(record, ci[1]), bandwidth_mbs(record, ci[0])
+
+
+def single_transfer_table(series: list[Series], size: int | None, found_verdicts: Verdicts | None = None
+                          ) -> Table | None:
     chosen = plots.scaling_size([r for s in series for b in SINGLE_TRANSFER for r in _plain(s.results, b)], size)
     if chosen is None:
         return None
+    run = [b for b in SINGLE_TRANSFER if any(_plain(s.results, b) for s in series)]  # no columns for the rest
+    compared = found_verdicts is not None and len(series) > 1
     headers = ["MPI implementation"]
-    for benchmark in SINGLE_TRANSFER:
+    for benchmark in run:
         headers += [f"{benchmark} [MB/s]", f"{benchmark} time [usec]"]
+        if compared:
+            headers.append(f"{benchmark}: IMPL/{series[0].label}")
     rows = []
     for s in series:
         row = [s.label]
-        for benchmark in SINGLE_TRANSFER:
+        for benchmark in run:
             found = [r for r in _plain(s.results, benchmark) if r["bytes"] == chosen]
-            row += [_fixed(_value(found, bandwidth_mbs)), _fixed(_value(found, time_usec))]
+            skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark)}
+            row += [_spread(found, bandwidth_mbs, _bandwidth_band) or missing(skipped, chosen),
+                    _spread(found, time_usec, time_ci_usec) or missing(skipped, chosen)]
+            if compared:
+                row.append("baseline" if s is series[0] else verdict_cell(_row_of(found_verdicts.get(s.label), found)))
         rows.append(row)
-    if all(cell == "-" for row in rows for cell in row[1:]):
+    if not run:
         return None
     return Table(f"Single transfer benchmarks at {chosen} bytes", headers, rows)
 
 
 def against_processes(series: list[Series], benchmark: str, size: int | None, what: str,
-                      figure: Callable[[dict], float | None]) -> Table | None:
-    """One benchmark's figure against process count at one size, a column per series."""
+                      figure: Callable[[dict], float | None], found_verdicts: Verdicts | None = None,
+                      band: Callable[[dict], tuple[float, float] | None] = time_ci_usec) -> Table | None:
+    """One benchmark's figure against process count at one size, a column per series (with its interval),
+    and per series after the first its time ratio to the first with the test's verdict."""
     records = {s.label: _plain(s.results, benchmark) for s in series}
     chosen = plots.scaling_size([r for rs in records.values() for r in rs], size)
     if chosen is None:
         return None
     counts = sorted({r["processes"] for rs in records.values() for r in rs if r["bytes"] == chosen})
-    rows = [[str(n)] + [_fixed(_value([r for r in records[s.label] if r["processes"] == n and r["bytes"] == chosen],
-                                      figure)) for s in series] for n in counts]
-    if not rows or all(cell == "-" for row in rows for cell in row[1:]):
+    headers = ["processes"]
+    for i, s in enumerate(series):
+        headers.append(s.label)
+        if found_verdicts is not None and i > 0:
+            headers.append(f"{s.label}/{series[0].label} time")
+    rows = []
+    for n in counts:
+        row = [str(n)]
+        for i, s in enumerate(series):
+            here = [r for r in records[s.label] if r["processes"] == n and r["bytes"] == chosen]
+            skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark) if r["processes"] == n}
+            row.append(_spread(here, figure, band) or missing(skipped, chosen))
+            if found_verdicts is not None and i > 0:
+                row.append(verdict_cell(_row_of(found_verdicts.get(s.label), here)))
+        rows.append(row)
+    if not rows:
         return None
-    return Table(f"{benchmark}: {what} at {chosen} bytes", ["processes", *(s.label for s in series)], rows)
+    return Table(f"{benchmark}: {what} at {chosen} bytes", headers, rows)
 
 
-def comparison_tables(series: list[Series], size: int | None) -> list[Table]:
-    tables = [single_transfer_table(series, size)]
-    tables += [against_processes(series, b, size, "bandwidth [MB/s]", bandwidth_mbs) for b in PARALLEL_TRANSFER]
-    collectives = sorted({r["benchmark"] for s in series for r in s.results if is_collective(r)})
-    tables += [against_processes(series, b, size, "time [usec]", time_usec) for b in collectives]
+def comparison_tables(series: list[Series], size: int | None, found_verdicts: Verdicts | None = None
+                      ) -> list[Table]:
+    tables = [single_transfer_table(series, size, found_verdicts)]
+    tables += [against_processes(series, b, size, "bandwidth [MB/s]", bandwidth_mbs, found_verdicts,
+                                 _bandwidth_band) for b in PARALLEL_TRANSFER]
+    collectives = sorted({r["benchmark"] for s in series for r in s.results if plots.scalable(r)})
+    tables += [against_processes(series, b, size, "time [usec]", time_usec, found_verdicts) for b in collectives]
     return [t for t in tables if t is not None]
+
+
+# -- the seeds' analyses ---------------------------------------------------------------
+
+
+def _shapes(s: Series, processes: int) -> set[str]:
+    return {placement.shape(run.row.nodes, run.row.ranks_per_node) for run in s.runs
+            if any(r["processes"] == processes for r in run.results)} - {""}
+
+
+def _load(before: list | None, after: list | None) -> str:
+    """The 1-minute load average at the start and the end of the run: "0.10 → 1.95"."""
+    first = lambda values: f"{values[0]:.2f}" if values else "?"  # noqa: E731
+    return "-" if not before and not after else f"{first(before)} → {first(after)}"
+
+
+def conditions_table(series: list[Series]) -> Table:
+    """RIKEN's measurement conditions: per run its library, options, nodes, processes per node (and compiler
+    where the run recorded one)."""
+    compiler = any(_compiler(run) for s in series for run in s.runs)
+    machine = any(_machine(run) for s in series for run in s.runs)
+    headers = ["run", "series", "MPI library", "options", "processes", "nodes", "processes per node",
+               *(["compiler of the core"] if compiler else []), "hosts (cores online)",
+               *(["machine (launching host)"] if machine else []), "load before → after"]
+    rows = []
+    for s in series:
+        for run in s.runs:
+            record, row = run.run or {}, run.row
+            # The core's command line as given (the options chosen, not every default), without its output file.
+            words = list(record.get("command_line") or [])[1:]
+            if "-json" in words:
+                at = words.index("-json")
+                del words[at:at + 2]
+            options = shlex.join(words)
+            ranks = row.ranks_per_node or []
+            rows.append([str(row.id), s.label, run_label(row), options or "-",
+                         str(row.processes or row.requested_processes), "-" if row.nodes is None else str(row.nodes),
+                         ", ".join(map(str, sorted(set(ranks)))) or "-",
+                         *([_compiler(run) or "-"] if compiler else []),
+                         ", ".join(row.hosts) + (f" ({record['cores_online']})" if record.get("cores_online") else ""),
+                         *([(_machine(run) or {}).get("message") or "-"] if machine else []),
+                         _load(record.get("load_average_before"), row.load_average_after)])
+    return Table("Measurement conditions", headers, rows, numeric=False)
+
+
+def _plain_benchmark(benchmark: str) -> Callable[[dict], bool]:
+    return lambda r: (r["benchmark"] == benchmark and r.get("multi") is None and r.get("group") is None
+                      and table_key(r)[1] == "" and time_usec(r) is not None)
+
+
+def alltoall_section(series: list[Series], size: int | None) -> Section | None:
+    """RIKEN's Alltoall throughput (size × processes / time) against process count at one size."""
+    select = _plain_benchmark("Alltoall")
+    chosen = plots.scaling_size([r for s in series for r in s.results if select(r)], size)
+    if not chosen:
+        return None
+    rows_of = {s.label: [r for r in s.results if select(r) and r["bytes"] == chosen] for s in series}
+    counts = sorted({r["processes"] for rs in rows_of.values() for r in rs})
+    def cell(s: Series, n: int) -> str:
+        value = _value([r for r in rows_of[s.label] if r["processes"] == n], seeds.alltoall_throughput_mbs)
+        skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, "Alltoall") if r["processes"] == n}
+        return _fixed(value) if value is not None else missing(skipped, chosen)
+
+    rows = [[str(n), ", ".join(sorted(set().union(*(_shapes(s, n) for s in series)))) or "-",
+             *(cell(s, n) for s in series)] for n in counts]
+    table = Table(f"Alltoall throughput [MB/s] at {chosen} bytes (size × processes / time)",
+                  ["processes", "nodes × ranks", *(s.label for s in series)], rows)
+    plot = plots.against_processes(f"Alltoall-throughput-{chosen}B", f"Alltoall throughput, {chosen} bytes",
+                                   "throughput [MB/s]", series, lambda r: select(r) and r["bytes"] == chosen,
+                                   seeds.alltoall_throughput_mbs)
+    return Section("Alltoall throughput against process count", [_png(plot)] if plot else [], [table])
+
+
+STARTUP = (("startup_since_launch", "since launch"), ("startup_since_first_entry", "since the first process started"))
+
+
+def startup_section(series: list[Series]) -> Section | None:
+    """Start-up time (to the end of the first barrier, the slowest rank) against process count and nodes."""
+    for benchmark, counted in STARTUP:
+        def select(r: dict, benchmark=benchmark) -> bool:
+            return r["benchmark"] == benchmark and r.get("phase") == "first_barrier_done" and \
+                r.get("t_max_usec") is not None
+        if any(select(r) for s in series for r in s.results):
+            break
+    else:
+        return None
+    seconds = lambda r: r["t_max_usec"] / 1e6  # noqa: E731
+    points = sorted({(r["processes"], run.row.nodes or 1) for s in series for run in s.runs for r in run.results
+                     if select(r)})
+    rows = []
+    for processes, nodes in points:
+        row = [str(processes), str(nodes)]
+        for s in series:
+            found = [r for run in s.runs if (run.row.nodes or 1) == nodes for r in run.results
+                     if select(r) and r["processes"] == processes]
+            row.append(_seconds(_value(found, lambda r: r["t_max_usec"])) if found else "not measured")
+        rows.append(row)
+    table = Table(f"Start-up time [s] {counted} to the end of the first MPI_Barrier (slowest rank; median of launches)",
+                  ["processes", "nodes", *(s.label for s in series)], rows)
+    plot = plots.against_processes("startup-time", "MPI start-up time", f"seconds {counted}", series, select, seconds)
+    return Section("Start-up time against process count and nodes", [_png(plot)] if plot else [], [table])
+
+
+def consistency_tables(series: list[Series], size: int | None) -> list[Table]:
+    """Per implementation: Allreduce against Reduce + Bcast (IMB's Aramco check), at a few sizes."""
+    tables = []
+    for s in series:
+        checks = seeds.allreduce_consistency([run.records for run in s.runs])
+        if not checks:
+            continue
+        shown = {8, 1024, 65536, 1 << 20} | ({size} if size else set())
+        rows = [c for c in checks if c.bytes in shown] or checks
+        worse = sum(1 for c in checks if c.ratio > 1)
+        tables.append(Table(
+            f"{s.label}: Allreduce ≈ Reduce + Bcast? (Allreduce slower at {worse} of {len(checks)} points)",
+            ["processes", "bytes", "Allreduce [usec]", "Reduce [usec]", "Bcast [usec]", "Reduce + Bcast [usec]",
+             "Allreduce / (Reduce + Bcast)"],
+            [[str(c.processes), str(c.bytes), _fixed(c.allreduce_usec), _fixed(c.reduce_usec), _fixed(c.bcast_usec),
+              _fixed(c.reduce_usec + c.bcast_usec),
+              f"{c.ratio:.2f}" + (" (Allreduce slower: compose it, or tune its algorithm)" if c.ratio > 1 else "")]
+             for c in rows]))
+    return tables
+
+
+def ranking_table(series: list[Series], correction: str = "holm") -> Table | None:
+    found = seeds.rank({s.label: [[r for r in run.records if r.get("suite") not in plots.TOOL_SUITES]
+                                  for run in s.runs] for s in series}, correction)
+    if not found:
+        return None
+    rows = []
+    for r in found:
+        order = " < ".join(f"{label} ({ratio:.2f}×)" if i else label for i, (label, ratio) in enumerate(r.order))
+        first, second = r.order[0][0], r.order[1][0]
+        lead = (f"{first} faster than {second} at {r.lead_significant} of {r.tested} sizes"
+                + (f", slower at {r.lead_reversed}" if r.lead_reversed else "")
+                if r.tested else "not tested (too few samples)")
+        rows.append([r.benchmark, str(r.processes), r.size_range, str(r.rows), order, lead])
+    return Table("Ranking per benchmark and size range (geometric mean of median times over the sizes all "
+                 "implementations measured, relative to the fastest; significance: Mann-Whitney, corrected)",
+                 ["benchmark", "processes", "sizes", "rows", "fastest first", "significant lead"], rows, numeric=False)
 
 
 # -- the page ---------------------------------------------------------------------
 
 
 def sections(series: list[Series], size: int | None) -> list[Section]:
-    out = []
+    out, style = [], plots.styles(series)
     for key, lines in plots.tables_of(series).items():
-        out.append(Section(title(key), [_png(p) for p in plots.table_plots(key, lines)], [size_table(key, lines)]))
+        skipped = plots.skipped_sizes(key, series)
+        out.append(Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)],
+                           [size_table(key, lines, skipped)]))
     for benchmark in plots.collectives_of(series):
         plot = plots.scaling_plot(benchmark, series, size)
         table = process_table(benchmark, series)
@@ -236,15 +494,38 @@ def _environment() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
-def render(series: list[Series], size: int | None = None) -> str:
+def runs_table(series: list[Series]) -> Table:
+    """One line per run; its details (run_metadata) one click away."""
+    rows = []
+    for s in series:
+        for run in s.runs:
+            row = run.row
+            rows.append([str(row.id), s.label, row.status, str(row.processes or row.requested_processes),
+                         placement.shape(row.nodes, row.ranks_per_node) or "-", row.suite,
+                         (run.run or {}).get("start_utc") or row.started_utc or "-"])
+    return Table("Runs", ["run", "series", "status", "processes", "nodes × ranks", "suite", "started (UTC)"], rows,
+                 numeric=False)
+
+
+def render(series: list[Series], size: int | None = None, correction: str = "holm") -> str:
     """The report as one HTML document."""
+    found = verdicts(series, correction) if len(series) > 1 else None
     return _environment().get_template("report.html.j2").render(
         version=__version__,
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
         series=series,
         overview=overview(series),
         runs=[run_metadata(s, run) for s in series for run in s.runs],
-        comparison=comparison_tables(series, size) if len(series) > 1 else [],
+        runs_table=runs_table(series),
+        comparison=comparison_tables(series, size, found) if found else [],
+        comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
+        if found else "",
+        comparison_warnings=[f"{label}: {w}" for label, c in (found or {}).items() for w in c.warnings],
         sections=sections(series, size),
+        conditions=conditions_table(series),
+        riken=[x for x in (alltoall_section(series, size), startup_section(series)) if x],
+        consistency=consistency_tables(series, size),
+        ranking=ranking_table(series, correction) if found else None,
         note=NOTE,
+        band_note=plots.BAND_NOTE,
     )
