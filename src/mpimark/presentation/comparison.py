@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis.statistics import Comparison, ComparisonRow
+from mpimark.presentation.cells import csv_writer, markdown
 from mpimark.presentation.summary import Column
 from mpimark.records.figures import Key
 
@@ -87,24 +88,26 @@ def to_rich(comparison: Comparison, a: str, b: str) -> Group:
 
 def to_markdown(comparison: Comparison, a: str, b: str) -> str:
     headers = [c.header or "verdict" for c in COLUMNS]
-    lines = ["| " + " | ".join(headers) + " |",
+    lines = ["| " + " | ".join(markdown(h) for h in headers) + " |",
              "|" + "|".join("---:" if c.key in NUMERIC else "---" for c in COLUMNS) + "|"]
-    lines += ["| " + " | ".join(_cell(c, row) for c in COLUMNS) + " |" for row in comparison.rows]
+    lines += ["| " + " | ".join(markdown(_cell(c, row)) for c in COLUMNS) + " |" for row in comparison.rows]
     if comparison.rows:
-        lines.append("| " + " | ".join(f"**{cell}**" if cell else "" for cell in _geomean_cells(comparison)) + " |")
-    return "\n".join(lines + [""] + [f"- {line}" for line in footnotes(comparison, a, b)]) + "\n"
+        lines.append("| " + " | ".join(f"**{markdown(cell)}**" if cell else "" for cell in _geomean_cells(comparison))
+                     + " |")
+    notes = [f"- {markdown(line, cell=False)}" for line in footnotes(comparison, a, b)]
+    return "\n".join(lines + [""] + notes) + "\n"
 
 
 def to_csv(comparison: Comparison, a: str, b: str) -> str:
     # Raw values, not rounded ones: CSV is for further computation.
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(["benchmark", "processes", "mode", "group", "bytes", "median_a_usec", "median_b_usec",
                      "n_a", "n_b", "ratio_b_a", "p_value", "significant", "note"])
     for row in comparison.rows:
         values = [*row.key[:4], row.key.bytes, row.median_a_usec, row.median_b_usec, row.n_a, row.n_b, row.ratio,
                   row.p_value, row.significant, row.note]
-        writer.writerow(["" if v is None else v for v in values])
+        writer.writerow(values)
     if comparison.geomean_ratio is not None:
         writer.writerow(["geomean", "", "", "", "", comparison.geomean_a_usec, comparison.geomean_b_usec, "", "",
                          comparison.geomean_ratio, "", "", ""])
@@ -220,17 +223,21 @@ def many_to_rich(baseline: str, pairs: Pairs, described: dict[str, str]) -> Grou
 
 def many_to_markdown(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
     headers = [header or "verdict" for header in _wide_headers(baseline, pairs)]
-    lines = ["| " + " | ".join(headers) + " |", "|---|" + "|".join("---:" for _ in headers[1:]) + "|"]
-    lines += ["| " + " | ".join(_wide_cells(b, rows, key)) + " |" for key, b, rows in _wide_rows(pairs)]
+    lines = ["| " + " | ".join(markdown(h) for h in headers) + " |",
+             "|---|" + "|".join("---:" for _ in headers[1:]) + "|"]
+    lines += ["| " + " | ".join(markdown(c) for c in _wide_cells(b, rows, key)) + " |"
+              for key, b, rows in _wide_rows(pairs)]
     if any(c.rows for _, c in pairs):
-        lines.append("| " + " | ".join(f"**{cell}**" if cell else "" for cell in _wide_geomean(pairs)) + " |")
-    return "\n".join(lines + [""] + [f"- {line}" for line in many_footnotes(baseline, pairs, described)]) + "\n"
+        lines.append("| " + " | ".join(f"**{markdown(cell)}**" if cell else "" for cell in _wide_geomean(pairs))
+                     + " |")
+    notes = [f"- {markdown(line, cell=False)}" for line in many_footnotes(baseline, pairs, described)]
+    return "\n".join(lines + [""] + notes) + "\n"
 
 
 def many_to_csv(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
     """Long format: the pairwise CSVs one below the other, each row saying which pair (a, b) it belongs to."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     for i, (label, comparison) in enumerate(pairs):
         rows = list(csv.reader(io.StringIO(to_csv(comparison, baseline, label))))
         for j, row in enumerate(rows):
