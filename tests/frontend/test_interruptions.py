@@ -47,7 +47,7 @@ def test_ctrl_c_keeps_the_finished_rows_and_marks_the_run_interrupted(need, name
     job.send_signal(signal.SIGINT)
     err, took = finish(job)
     assert job.returncode == 130, err
-    assert err.splitlines()[-1].startswith("mpimark: error: run 1 interrupted: interrupted; the ")
+    assert err.splitlines()[-1].startswith("mpimark: error: run 1 interrupted: the job was ended on SIGINT; the ")
     row, records = stored(db)
     assert row.status == "interrupted" and row.results >= 3
     assert records == complete_records(json_path)  # every whole line the core wrote, nothing else

@@ -26,12 +26,14 @@ class FakeLaunch:
 
     def __init__(self, status: str = "complete", message: str | None = None) -> None:
         self.status, self.message, self.argv = status, message, None
+        self.core_exit, self.records = None, RECORDS
 
     def __call__(self, argv, env, json_path, on_record, *, impl, processes, timeout=None, quiet=False, **more):
         self.argv, self.timeout, self.quiet = argv, timeout, quiet
-        for record in RECORDS:
+        for record in self.records:
             on_record(record)
-        return launch.Outcome(self.status, self.message, 0, len(RECORDS), 2)
+        return launch.Outcome(self.status, self.message, self.core_exit or 0, len(self.records), 2,
+                              core_exit=self.core_exit)
 
 
 @pytest.fixture
@@ -104,6 +106,22 @@ def test_a_run_that_did_not_complete(fake, status, code):
                                           f"mpimark: error: run 1 {status}: why it ended"]
     with Store(fake.db) as store:
         assert (store.run(1).status, store.run(1).status_message) == (status, "why it ended")
+
+
+@pytest.mark.parametrize("status, core_exit", [("incomplete", 3), ("failed", 4)])
+def test_the_cores_exit_status_passes_through(fake, status, core_exit):
+    fake.status, fake.message, fake.core_exit = status, "what the core said", core_exit
+    result = invoke("run", "PingPong", "-n", "2", "--db", str(fake.db))
+    assert result.exit_code == core_exit
+    assert result.stderr.splitlines()[-1] == f"mpimark: error: run 1 {status}: what the core said"
+
+
+def test_bad_input_exits_2_and_stores_nothing(fake):
+    fake.status, fake.message, fake.core_exit, fake.records = "failed", "-time: 'nan' is not a number", 2, []
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "2", "--db", str(fake.db)), exit_code=2)
+    assert line == "mpimark: error: -time: 'nan' is not a number (nothing stored)"
+    with Store(fake.db) as store:
+        assert store.runs() == []
 
 
 def test_mpi_errors_are_one_line(monkeypatch):

@@ -19,6 +19,17 @@ from mpimark.records import benchmarks
 EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
 
 
+def exit_status(outcome) -> int:
+    """The exit status of a launching command whose launch did not complete (outcome: launch.Outcome).
+
+    130 interrupted; the core's own 2 (bad input), 3 (out of memory) or 4
+    (-check found wrong data) when the core said why; else 1.
+    """
+    if outcome.status == "interrupted":
+        return EXIT_INTERRUPTED
+    return outcome.core_exit or 1
+
+
 def mpi_options(function):
     function = click.option("--mpi-prefix", metavar="DIR",
                             help="An MPI installed under DIR (DIR/bin/mpicc, DIR/bin/mpiexec).")(function)

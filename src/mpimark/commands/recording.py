@@ -44,6 +44,14 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     store.finish_run(run_id, outcome.status, outcome.message)
     return run_id, outcome
 
+def discard_bad_input(store: Store, run_id: int, outcome: launch.Outcome) -> bool:
+    """Remove the run of a launch the core refused as bad input (exit 2, no record): there is nothing to keep."""
+    if outcome.core_exit == 2 and outcome.records == 0:
+        store.delete_run(run_id)
+        return True
+    return False
+
+
 def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], members: dict[str, matrix.Member],
                suite: str, args: Sequence[str], *, timeout: float | None = None, quiet: bool = True,
                on_start: Callable[[matrix.Launch], None] = lambda planned: None,

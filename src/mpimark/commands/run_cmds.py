@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, note, recording, tilde
-from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, mpi_options, PassThroughCommand, \
+from mpimark.commands.options import exit_status, launcher_options, mpi_options, PassThroughCommand, \
     placement, placement_options, suite_and_args
 from mpimark.execution import build, mpi, slurm
 from mpimark.records import benchmarks
@@ -63,10 +63,13 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
         json_path = Path(json_file).resolve() if json_file else Path(scratch) / "results.jsonl"
         run_id, outcome = recording.run_stored(store, impl, processes, core, suite, core_args, json_path,
                                                timeout=timeout, quiet=quiet, placement=where, srun=srun)
+        if recording.discard_bad_input(store, run_id, outcome):
+            error_line(f"{outcome.message} (nothing stored)")
+            ctx.exit(exit_status(outcome))
     note(f"stored as run {run_id} in {tilde(store.path)}")
     if outcome.status != "complete":
         error_line(f"run {run_id} {outcome.status}: {outcome.message}")
-        ctx.exit(EXIT_INTERRUPTED if outcome.status == "interrupted" else 1)
+        ctx.exit(exit_status(outcome))
 
 
 def _check_standard(suite: str, impl: mpi.MpiImpl) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 
 from mpimark.commands import db_option, error_line, note, recording, tilde
-from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, mpi_options, PassThroughCommand, \
+from mpimark.commands.options import exit_status, launcher_options, mpi_options, PassThroughCommand, \
     placement, placement_options
 from mpimark.execution import build, launch, mpi, slurm
 from mpimark.execution.placement import Placement
@@ -102,7 +102,7 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
 def _fail_if_incomplete(ctx: click.Context, run_id: int, outcome: launch.Outcome) -> None:
     if outcome.status != "complete":
         error_line(f"run {run_id} {outcome.status}: {outcome.message}")
-        ctx.exit(EXIT_INTERRUPTED if outcome.status == "interrupted" else 1)
+        ctx.exit(exit_status(outcome))
 
 
 # ------------------------------------------------------------------- b_eff

@@ -47,6 +47,7 @@ GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ra
 POLL_S = 0.1
 CORE_ERROR = "mpimark-core: error: "
 CORE_WARNING = "mpimark-core: warning: "
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # each ends the job in order: status interrupted
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,17 @@ class Outcome:
     # launcher started, and when mpimark saw it exit (None if it was ended by mpimark).
     launch_ns: int | None = None
     exit_ns: int | None = None
+    # The core's own exit status when it said why it stopped (CORE_EXITS), passed on by `mpimark run`.
+    core_exit: int | None = None
+
+
+# The core's exit statuses that say what went wrong (README, "Exit status").
+CORE_EXITS = {2: "bad input", 3: "out of memory", 4: "-check found wrong data"}
+
+
+def _core_exit(returncode: int | None, core_errors: list[str]) -> int | None:
+    # The launchers pass a rank's non-zero status on; it is the core's when the core said why.
+    return returncode if core_errors and returncode in CORE_EXITS else None
 
 
 def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
@@ -113,7 +125,8 @@ def judge(json_path: Path | str, stderr_text: str, returncode: int | None, *, im
     core_errors = [line[len(CORE_ERROR):].strip() for line in lines if line.startswith(CORE_ERROR)]
     launcher_lines = [line + "\n" for line in lines if not line.startswith((CORE_ERROR, CORE_WARNING))]
     status, message = _verdict(None, returncode, seen, core_errors, launcher_lines, None, launcher)
-    return records, Outcome(status, message, returncode, seen.records, seen.results)
+    return records, Outcome(status, message, returncode, seen.records, seen.results,
+                            core_exit=_core_exit(returncode, core_errors))
 
 
 def check_run_record(record: dict, impl: MpiImpl, processes: int, count_hint: str | None = None) -> str | None:
@@ -176,6 +189,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
     tail = _Tail(Path(json_path))
     deadline = time.monotonic() + timeout if timeout else None
     stop: str | None = None  # why mpimark ended the job: interrupted | timeout
+    stop_signal: str | None = None  # with interrupted: the signal's name
     drain = False  # false while an exception (from on_record) is on its way out
     with display, _interrupts() as interrupted:
         try:
@@ -190,6 +204,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                     break
                 if interrupted.is_set():
                     stop = "interrupted"
+                    stop_signal = getattr(interrupted, "signal_name", None)
                     break
                 if deadline is not None and time.monotonic() > deadline:
                     stop = "timeout"
@@ -205,11 +220,13 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                     _take(record, seen, on_record, display)
     for pump in pumps:
         pump.join(timeout=GRACE_S)  # a rank orphaned by SIGKILL may hold the pipe open: do not wait for it
-    status, message = _verdict(stop, job.returncode, seen, core_errors, launcher_lines, timeout, Path(argv[0]).name)
+    status, message = _verdict(stop, job.returncode, seen, core_errors, launcher_lines, timeout, Path(argv[0]).name,
+                               stop_signal)
     if status == "complete" or (status == "failed" and seen.run is None and not core_errors):
         for line in launcher_lines:  # the MPI's own warnings, or why the launcher refused to start
             display.note(line)
-    return Outcome(status, message, job.returncode, seen.records, seen.results, launch_ns, exit_ns)
+    return Outcome(status, message, job.returncode, seen.records, seen.results, launch_ns, exit_ns,
+                   None if stop else _core_exit(job.returncode, core_errors))
 
 
 # ---------------------------------------------------------------- records
@@ -275,12 +292,13 @@ class _Tail:
 
 
 def _verdict(stop: str | None, returncode: int | None, seen: _Seen, core_errors: list[str],
-             launcher_lines: list[str], timeout: float | None, launcher: str) -> tuple[str, str | None]:
+             launcher_lines: list[str], timeout: float | None, launcher: str,
+             stop_signal: str | None = None) -> tuple[str, str | None]:
     kept = f"the {seen.results} results received are kept"
     if seen.mismatch:
         return "failed", seen.mismatch
     if stop == "interrupted":
-        return "interrupted", f"interrupted; {kept}"
+        return "interrupted", f"the job was ended on {stop_signal or 'a signal'}; {kept}"
     if stop == "timeout":
         return "failed", f"timed out after {timeout:g} s (--timeout); the job was killed, {kept}"
     if core_errors:  # the core said why, in one line (exit 2 bad input, 3 out of memory, 4 -check)
@@ -383,7 +401,9 @@ def _descendants_of_session(session: int) -> list[int]:
 
 @contextmanager
 def _interrupts() -> Iterator[threading.Event]:
-    """An event set by Ctrl-C (SIGINT) or SIGTERM while the job runs.
+    """An event set by Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal went away) while the job runs.
+
+    The event's signal_name says which signal came first.
 
     A flag, not KeyboardInterrupt: an exception could land between storing a
     record and counting it, losing or doubling it. The loop looks at the flag
@@ -394,8 +414,14 @@ def _interrupts() -> Iterator[threading.Event]:
         yield event  # signal handlers belong to the main thread; there, the caller ends the job
         return
     # A signal ignored on purpose (nohup, a shell's background job) stays ignored.
-    wanted = [sig for sig in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(sig) is not signal.SIG_IGN]
-    previous = {sig: signal.signal(sig, lambda signum, frame: event.set()) for sig in wanted}
+    wanted = [sig for sig in INTERRUPTS if signal.getsignal(sig) is not signal.SIG_IGN]
+
+    def handler(signum: int, frame: object) -> None:
+        if not event.is_set():
+            event.signal_name = signal.Signals(signum).name  # type: ignore[attr-defined]
+        event.set()
+
+    previous = {sig: signal.signal(sig, handler) for sig in wanted}
     try:
         yield event
     finally:

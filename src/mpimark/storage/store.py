@@ -503,6 +503,12 @@ class Store:
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
                          (status, message, _now_utc(), run_id))
 
+    def delete_run(self, run_id: int) -> None:
+        """Remove a run and everything stored with it (its rows go with it: ON DELETE CASCADE)."""
+        with self.transaction() as conn:
+            self._require_run(conn, run_id)
+            conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+
     # -- Slurm batch jobs ----------------------------------------------------
 
     def begin_job(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
