@@ -14,7 +14,7 @@ from rich.console import Console
 from mpimark.analysis.statistics import compare_launches, Comparison
 from mpimark.commands import db_option
 from mpimark.errors import MpimarkError
-from mpimark.execution.mpi import identify
+from mpimark.records.mpi_library import label as library_label
 from mpimark.presentation import comparison
 from mpimark.records import placement
 from mpimark.storage import studies
@@ -129,11 +129,7 @@ def _with_placement_notes(result: Comparison, side_a: Series, side_b: Series, na
 def _library(series: Series) -> str:
     """"MPICH 4.0.2" for a series' MPI library (its first run's), else what a legend would say."""
     row = series.runs[0].row
-    if row.mpi_library_version:
-        _, vendor, version = identify(row.mpi_library_version.splitlines()[0])
-        if version != "unknown":
-            return f"{vendor} {version}"
-    return run_label(row)
+    return library_label(row.mpi_library_version) or run_label(row)
 
 
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,

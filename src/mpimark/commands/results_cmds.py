@@ -16,16 +16,15 @@ from mpimark.presentation import imb_text, placement, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
 from mpimark.records.results import group_results, read_records, ResultsError
+from mpimark.records.mpi_library import label as library_label
 from mpimark.storage.store import default_path, RunRow, Store
 
 FORMATS = ("table", *EXPORTS)
 
 
 def _mpi(row: RunRow) -> str:
-    # "Open MPI v4.1.4, package: ..." -> "Open MPI v4.1.4": the rest does not fit a table.
-    if row.mpi_library_version:
-        return row.mpi_library_version.split(",")[0]
-    return row.mpi_name or "?"
+    # "Open MPI v4.1.4, package: ..." -> "Open MPI 4.1.4": the rest does not fit a table.
+    return library_label(row.mpi_library_version) or row.mpi_name or "?"
 
 
 @click.command()

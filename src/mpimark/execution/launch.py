@@ -38,9 +38,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, \
     TimeRemainingColumn
 
-from mpimark.execution.mpi import cores, identify, launch_flags, MpiImpl
+from mpimark.execution.mpi import cores, launch_flags, MpiImpl
 from mpimark.execution.placement import launcher_args, launcher_env, launcher_for, Placement
 from mpimark.execution.slurm import Srun
+from mpimark.records.mpi_library import identify
 from mpimark.records.results import parse_record
 
 GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down

@@ -34,8 +34,11 @@ def _benchmark(row: ComparisonRow) -> str:
     return f"{label} ({', '.join(extras)})" if extras else label
 
 
+INSUFFICIENT_MARK = "?"  # no verdict: too few samples (or launches) to test, in every comparison's table
+
+
 def _verdict(row: ComparisonRow) -> str:
-    return row.marker + (f" ({row.note})" if row.note else "")
+    return INSUFFICIENT_MARK if row.note else row.marker
 
 
 COLUMNS = (
@@ -68,7 +71,8 @@ def _geomean_cells(comparison: Comparison) -> list[str]:
 def footnotes(comparison: Comparison, a: str, b: str) -> list[str]:
     """Lines under the table: what A and B are, alpha, unmatched rows, warnings."""
     lines = [f"A: {a}", f"B: {b}",
-             f"two-sided Mann-Whitney U; ~: no significant difference at alpha = {comparison.alpha:g}"]
+             f"two-sided Mann-Whitney U; ~: no significant difference at alpha = {comparison.alpha:g}; "
+             f"{INSUFFICIENT_MARK}: too few samples to test"]
     if comparison.only_a or comparison.only_b:
         lines.append(f"not compared: {comparison.only_a} rows only in A, {comparison.only_b} only in B")
     return lines + [f"warning: {w}" for w in comparison.warnings]
@@ -138,7 +142,6 @@ EXPORTS = {"markdown": to_markdown, "csv": to_csv, "json": to_json}
 # `mpimark compare STUDY:BASELINE STUDY:IMPL` prints.
 
 Pairs = list[tuple[str, Comparison]]  # (implementation label, Comparison(baseline, it))
-INSUFFICIENT_MARK = "?"
 
 
 def _mark(row: ComparisonRow | None) -> str:
