@@ -28,6 +28,9 @@ static void test_double(void) {
   CHECK(parse_double("", &d) == -1);
   CHECK(parse_double("3s", &d) == -1);
   CHECK(parse_double("1e999", &d) == -1);   /* ERANGE */
+  CHECK(parse_double("nan", &d) == -1);     /* would turn a check such as d <= 0 off */
+  CHECK(parse_double("-NaN", &d) == -1);
+  CHECK(parse_double("inf", &d) == -1);
 }
 
 static void test_bool(void) {

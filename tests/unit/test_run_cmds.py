@@ -173,3 +173,23 @@ def test_mpi_install(monkeypatch):
     monkeypatch.setattr(run_cmds.mpi, "discover", lambda prefixes=(): ([IMPL], ["broken"]))
     assert "no usable MPI is there" in assert_one_error_line(invoke("mpi", "install", "openmpi"))
     assert assert_one_error_line(invoke("mpi", "install", "lam"), exit_code=2)
+
+
+@pytest.mark.parametrize("words, expected", [
+    (["PingPong"], "PingPong needs 2 processes; -n 1 runs none of them: give -n 2"),
+    (["pingpong,PingPing"], "PingPong needs 2 processes, PingPing needs 2 processes; -n 1 runs none of them"),
+])
+def test_benchmarks_that_need_more_processes_are_refused(fake, words, expected):
+    line = assert_one_error_line(invoke("run", *words, "-n", "1", "--db", str(fake.db)), exit_code=2)
+    assert expected in line
+    assert not fake.db.exists() and fake.argv is None  # nothing launched, nothing stored
+
+
+def test_one_runnable_benchmark_is_enough(fake):
+    assert invoke("run", "PingPong", "Barrier", "-n", "1", "--db", str(fake.db)).exit_code == 0
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
+def test_timeout_must_be_a_positive_number(fake, value):
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "2", "--timeout", value), exit_code=2)
+    assert "--timeout" in line

@@ -8,6 +8,7 @@ unchanged, and exit the same way when interrupted.
 
 from __future__ import annotations
 
+import math
 import re
 
 import click
@@ -28,6 +29,21 @@ def exit_status(outcome) -> int:
     if outcome.status == "interrupted":
         return EXIT_INTERRUPTED
     return outcome.core_exit or 1
+
+
+class Seconds(click.FloatRange):
+    """A positive, finite number of seconds: nan would pass FloatRange(min=0) and turn the watchdog off."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True)
+
+    def convert(self, value, param, ctx):  # type: ignore[override]
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 def mpi_options(function):

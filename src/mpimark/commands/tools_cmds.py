@@ -22,7 +22,7 @@ from pathlib import Path
 import click
 
 from mpimark.commands import db_option, error_line, note, recording, tilde
-from mpimark.commands.options import exit_status, launcher_options, mpi_options, PassThroughCommand, \
+from mpimark.commands.options import exit_status, launcher_options, Seconds, mpi_options, PassThroughCommand, \
     placement, placement_options
 from mpimark.execution import build, launch, mpi, slurm
 from mpimark.execution.placement import Placement
@@ -40,7 +40,7 @@ def _common(function):
     function = click.option("--json", "json_file", type=click.Path(dir_okay=False, writable=True),
                             help="Also keep the core's JSON Lines results stream in this file.")(function)
     function = db_option(function)
-    function = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+    function = click.option("--timeout", type=Seconds(), metavar="SECONDS",
                             help="Kill the job after this long and mark the run failed.")(function)
     function = launcher_options(function)
     function = mpi_options(function)
