@@ -229,7 +229,8 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
     with Store(db) as store:
         for item in parsed:
             run_id = store_parsed(store, item, mpi_name)
-            note = f"; {'; '.join(item.notes)}" if item.notes else ""
+            notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
+            note = f"; {'; '.join(notes)}" if notes else ""
             status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
             click.echo(f"{item.path}: run {run_id}, {len(item.results)} results ({item.fmt}{status}){note}")
             if study:

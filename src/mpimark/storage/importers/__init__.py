@@ -83,6 +83,8 @@ def import_event(parsed: Parsed) -> dict:
     message += f"; {header})" if header else ")"
     if parsed.notes:
         message += "; " + "; ".join(parsed.notes)
+    if parsed.incomplete:
+        message += f"; incomplete: {parsed.incomplete}"
     return {"type": "event", "level": "info", "kind": "import", "message": message,
             "source_format": parsed.fmt, "source_file": str(parsed.path), "source": parsed.source,
             "notes": parsed.notes}
@@ -107,5 +109,8 @@ def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | No
     except BaseException:
         store.finish_run(run_id, "failed", f"import of {parsed.path} stopped half way")
         raise
-    store.finish_run(run_id, "complete", f"imported from {parsed.path}")
+    if parsed.incomplete:
+        store.finish_run(run_id, "incomplete", f"imported from {parsed.path}; {parsed.incomplete}")
+    else:
+        store.finish_run(run_id, "complete", f"imported from {parsed.path}")
     return run_id
