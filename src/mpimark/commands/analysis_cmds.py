@@ -101,7 +101,7 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
         return
     if baseline:
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         side_a, side_b = _one_series(store, a, "A"), _one_series(store, b, "B")
     result = compare_launches(_only_sizes(side_a.runs, sizes), _only_sizes(side_b.runs, sizes), alpha)
     if not result.rows:
@@ -134,7 +134,7 @@ def _library(series: Series) -> str:
 
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
                    db: str | None) -> None:
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         series = resolve(store, selector)
     if len(series) < 2:
         raise click.UsageError(f"{selector} names one implementation: give B to compare it with, "
@@ -173,7 +173,7 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
     STUDY:IMPL one of them."""
     from mpimark.presentation import plots  # matplotlib takes a second to import: only for the commands that draw
 
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         series = load(store, selectors)
     made = plots.size_plots(series) + plots.scaling_plots(series, size)
     if not made:
@@ -195,7 +195,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, db
     implementations of a study, STUDY:IMPL one of them."""
     from mpimark.presentation import report  # matplotlib and jinja2: only for the commands that need them
 
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         series = load(store, selectors)
     html = report.render(series, size)
     Path(output).write_text(html, encoding="utf-8")
@@ -260,7 +260,7 @@ def study_add(study: str, run_ids: tuple[int, ...], impl: str | None, db: str | 
 @db_option
 def study_list(study: str | None, db: str | None) -> None:
     """List the studies (or one study) and their runs."""
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         found = studies.members(store, study)
     if not found:
         click.echo(f"no study {study!r}" if study else "no studies")
@@ -268,7 +268,7 @@ def study_list(study: str | None, db: str | None) -> None:
     for member in found:
         click.echo(f"{member.study}:{member.implementation}\trun {member.run_id}")
     if study:
-        with Store(db, create=False) as store:
+        with Store(db, for_reading=True) as store:
             for plan in studies.plans(store, study):
                 labels = ",".join(i["label"] for i in plan.get("implementations", []))
                 seed = "round robin" if plan.get("seed") is None else f"round robin, shuffled with seed {plan['seed']}"

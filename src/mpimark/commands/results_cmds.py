@@ -35,8 +35,9 @@ def runs(db: str | None) -> None:
     if not path.exists():  # nothing stored yet is not an error
         click.echo(f"no runs stored in {path}")
         return
-    with Store(path, create=False) as store:
-        for done in jobs.refresh(store, news=note):  # Slurm jobs: their state now, and the ended ones stored
+    with Store(path, for_reading=True) as store:
+        # Slurm jobs: their state now, and the ended ones stored (not into a database that cannot be written)
+        for done in ([] if store.readonly else jobs.refresh(store, news=note)):
             note(jobs.describe(done))
         rows = store.runs()
         slurm_jobs = {job.run_id: job for job in store.jobs()}
@@ -74,7 +75,7 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
     start-up runs (the launches of one `mpimark startup --repeat K`) make
     one table, with the median over them.
     """
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         unstored = [job for job in (store.job(run_id) for run_id in run_ids) if job and not job.collected_utc]
         if unstored:
             for done in jobs.refresh(store, unstored, news=note):
@@ -129,7 +130,7 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
 @db_option
 def export_command(run_id: int, fmt: str, output: str | None, db: str | None) -> None:
     """Write a stored run as JSON Lines, CSV, Markdown or IMB text."""
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         text = export(store.run(run_id), store.records(run_id), fmt)
     if output is None:
         sys.stdout.write(text)

@@ -244,6 +244,11 @@ def steering_environment(env: Mapping[str, str]) -> dict[str, str]:
     return {k: env[k] for k in sorted(env) if k.startswith(STEERING_PREFIXES)}
 
 
+def writable(path: Path) -> bool:
+    """Whether path (a file or a directory) may be written: permissions and a read-only file system alike."""
+    return os.access(path, os.W_OK)
+
+
 def default_path() -> Path:
     """$MPIMARK_DB, else the XDG data directory (what platformdirs gives on Linux)."""
     if os.environ.get("MPIMARK_DB"):
@@ -289,13 +294,23 @@ def _insert(conn: sqlite3.Connection, table: str, run_id: int, seq: int, columns
 
 class Store:
     def __init__(self, path: str | Path | None = None, *, timeout_s: float = BUSY_TIMEOUT_S,
-                 create: bool = True) -> None:
+                 create: bool = True, for_reading: bool = False) -> None:
         """Open (and create or migrate) the database at path, $MPIMARK_DB or the default path.
 
         create=False refuses a missing file instead of creating it, for
         commands that only read (a typo in --db should not make a new file).
+        for_reading=True (implies create=False), for commands that only read:
+        where the file or its directory cannot be written (a read-only file
+        system, another user's directory), the database is opened read-only
+        (self.readonly): SQLite's mode=ro, and immutable=1 where the directory
+        is not writable (WAL would need to create its -shm file there; rows
+        still in a -wal file are then not seen). Nothing is migrated then: an
+        older database is refused with what to do.
         """
+        create = create and not for_reading
         self.path = Path(path) if path else default_path()
+        self.readonly = for_reading and self.path.exists() and not (
+            writable(self.path) and writable(self.path.resolve().parent))
         # launch.py may hand records over from a reader thread: share one
         # connection across threads, one statement sequence at a time.
         self._lock = threading.RLock()
@@ -308,6 +323,9 @@ class Store:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
                     raise StoreError(f"cannot create {self.path.parent}: {exc.strerror}") from None
+        if self.readonly:
+            self._open_readonly(timeout_s)
+            return
         try:
             with self._guard():
                 # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE below).
@@ -319,6 +337,28 @@ class Store:
                 # a power cut can drop the last few commits.
                 self._conn.execute("PRAGMA synchronous=NORMAL")
                 self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_readonly(self, timeout_s: float) -> None:
+        uri = self.path.resolve().as_uri() + "?mode=ro"
+        if not writable(self.path.resolve().parent):
+            uri += "&immutable=1"
+        try:
+            with self._guard():
+                self._conn = sqlite3.connect(uri, uri=True, timeout=timeout_s, isolation_level=None,
+                                             check_same_thread=False)
+                conn = self._connection()
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                self._check_identity(version, conn.execute("PRAGMA application_id").fetchone()[0])
+                if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    raise StoreError(f"{self.path} is not an mpimark results database (it has other tables); "
+                                     "use --db")
+                if version < SCHEMA_VERSION:
+                    raise StoreError(f"{self.path} was written by an older mpimark (database version {version}) "
+                                     f"and cannot be upgraded where it is (read-only); copy it somewhere writable "
+                                     "and use --db")
         except BaseException:
             self.close()
             raise
