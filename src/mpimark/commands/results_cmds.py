@@ -11,13 +11,13 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.commands import console, db_option, error_line, jobs, note
+from mpimark.commands import console, db_option, error_line, jobs, note, recording
 from mpimark.presentation import imb_text, placement, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
 from mpimark.records.results import group_results, read_records, ResultsError
 from mpimark.records.mpi_library import label as library_label
-from mpimark.storage.store import default_path, RunRow, Store
+from mpimark.storage.store import default_path, owner_alive, RunRow, Store
 
 FORMATS = ("table", *EXPORTS)
 
@@ -39,6 +39,8 @@ def runs(db: str | None) -> None:
         # Slurm jobs: their state now, and the ended ones stored (not into a database that cannot be written)
         for done in ([] if store.readonly else jobs.refresh(store, news=note)):
             note(jobs.describe(done))
+        if not store.readonly:  # runs whose mpimark died: what their streams hold stored, marked incomplete
+            recording.recover(store, on_recovered=lambda run_id, why: note(f"run {run_id}: {why}"))
         rows = store.runs()
         slurm_jobs = {job.run_id: job for job in store.jobs()}
     if not rows:
@@ -53,7 +55,7 @@ def runs(db: str | None) -> None:
         table.add_column("Slurm job", no_wrap=True)
     for row in rows:
         style = None if row.status == "complete" else "yellow"
-        cells = [row.id, row.started_utc, row.status, row.suite, _mpi(row), row.processes or row.requested_processes,
+        cells = [row.id, row.started_utc, _status(row), row.suite, _mpi(row), row.processes or row.requested_processes,
                  placement.shape(row.nodes, row.ranks_per_node), ", ".join(row.hosts), row.results]
         if slurm_jobs:
             job = slurm_jobs.get(row.id)
@@ -61,6 +63,26 @@ def runs(db: str | None) -> None:
             cells.append("" if job is None else f"{job.job_id} {job.state}{reason}")
         table.add_row(*(Text(str(cell)) for cell in cells), style=style)  # Text: no rich markup in names
     console(sys.stdout).print(table)
+
+
+def _status(row: RunRow) -> str:
+    if row.status == "running" and owner_alive(row.owner) is False:
+        return "running, but its mpimark died ('mpimark recover')"
+    return row.status
+
+
+@click.command()
+@db_option
+def recover(db: str | None) -> None:
+    """Finish the runs whose mpimark died (kill -9, a lost terminal): store what their streams hold, as incomplete.
+
+    A run is left alone while its mpimark (the process id and start time stored with it) still runs,
+    and when it runs on another host. 'mpimark runs' and 'mpimark run' do this too."""
+    path = Path(db) if db else default_path()
+    with Store(path, create=False) as store:
+        done = recording.recover(store, on_recovered=lambda run_id, why: click.echo(f"run {run_id}: {why}"))
+    if not done:
+        click.echo("no run to recover")
 
 
 @click.command()
@@ -183,4 +205,4 @@ def _write(stream: TextIO, run: dict, tables: dict, fmt: str, records: list[dict
         stream.write(EXPORTS[fmt](run, tables))
 
 
-COMMANDS = (runs, show, export_command, summary, validate)
+COMMANDS = (runs, recover, show, export_command, summary, validate)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -61,8 +60,9 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
     _check_processes(suite, core_args, processes)
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
-    with Store(db) as store, tempfile.TemporaryDirectory(prefix="mpimark-run-") as scratch:
-        json_path = Path(json_file).resolve() if json_file else Path(scratch) / "results.jsonl"
+    with Store(db) as store:
+        recording.recover(store, on_recovered=lambda run_id, why: note(f"run {run_id}: {why}"))
+        json_path = Path(json_file).resolve() if json_file else None  # None: beside the database (recording)
         run_id, outcome = recording.run_stored(store, impl, processes, core, suite, core_args, json_path,
                                                timeout=timeout, quiet=quiet, placement=where, srun=srun)
         if recording.discard_bad_input(store, run_id, outcome):

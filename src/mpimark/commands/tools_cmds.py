@@ -16,7 +16,6 @@ table; mpimark's own messages go to stderr.
 from __future__ import annotations
 
 import statistics
-import tempfile
 from pathlib import Path
 
 import click
@@ -80,14 +79,14 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
     impl = mpi.find(mpi_name, mpi_prefix)
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
-    with Store(db) as store, tempfile.TemporaryDirectory(prefix=f"mpimark-{tool}-") as scratch:
+    with Store(db) as store:
         for index in range(repeat):
             if json_file:
                 json_path = Path(json_file).resolve()
                 if repeat > 1:  # one file per launch: FILE.1.jsonl, FILE.2.jsonl, ...
                     json_path = json_path.with_name(f"{json_path.stem}.{index + 1}{json_path.suffix or '.jsonl'}")
             else:
-                json_path = Path(scratch) / f"{tool}-{index + 1}.jsonl"
+                json_path = None  # beside the database, removed once stored (recording.run_stored)
             run_id, outcome = recording.run_stored(store, impl, processes, core, tool, args, json_path,
                                                    timeout=timeout, quiet=quiet, stamp_env=stamp_env, placement=where,
                                                    srun=srun)

@@ -17,6 +17,8 @@ The launcher runs in a session of its own, so a Ctrl-C at the terminal
 reaches mpimark alone and mpimark ends the job in order: SIGTERM to the
 launcher's process group and to every process under it (Open MPI and MPICH
 put each rank in a process group of its own), SIGKILL after a grace period.
+Should mpimark die without doing so (kill -9), a guard (guard.py) watching
+a pipe only mpimark holds ends every process of that session.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, \
     TimeRemainingColumn
 
+from mpimark.execution import guard
 from mpimark.execution.mpi import cores, launch_flags, MpiImpl
 from mpimark.execution.placement import launcher_args, launcher_env, launcher_for, Placement
 from mpimark.execution.slurm import Srun
@@ -180,6 +183,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                                stderr=subprocess.PIPE, start_new_session=True)
     except OSError as exc:
         return Outcome("failed", f"cannot start {argv[0]}: {exc.strerror}", None, 0, 0)
+    watcher = _watch(job.pid)  # ends the job should mpimark die without ending it
     launcher_lines: list[str] = []
     core_errors: list[str] = []
     pumps = [threading.Thread(target=_pump, args=(job.stdout, display.table_line), daemon=True),
@@ -216,6 +220,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                 _end_job(job)
             for pid in _descendants_of_session(job.pid):  # ranks a dead or killed launcher left behind
                 _signal(lambda: os.kill(pid, signal.SIGKILL))
+            _release(watcher)
             if drain:  # what the core finished before it ended is kept too
                 for record in tail.read(seen, final=True):
                     _take(record, seen, on_record, display)
@@ -326,6 +331,37 @@ def _verdict(stop: str | None, returncode: int | None, seen: _Seen, core_errors:
 # --------------------------------------------------------------- processes
 
 
+def _watch(session: int) -> tuple[subprocess.Popen, int] | None:
+    """Start the guard (execution/guard.py) on the job's session: it, and the write end of its pipe; or None."""
+    read, write = os.pipe()
+    try:
+        watcher = subprocess.Popen([sys.executable, "-m", "mpimark.execution.guard", str(read), str(session)],
+                                   pass_fds=(read,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        os.close(write)
+        return None  # no guard: the job is still ended in order by everything but a kill -9
+    finally:
+        os.close(read)
+    return watcher, write
+
+
+def _release(watching: tuple[subprocess.Popen, int] | None) -> None:
+    """Tell the guard the job was ended here: it exits without touching anything."""
+    if watching is None:
+        return
+    watcher, write = watching
+    try:
+        os.write(write, b"x")
+    except OSError:
+        pass
+    os.close(write)
+    try:
+        watcher.wait(timeout=GRACE_S)
+    except subprocess.TimeoutExpired:
+        pass
+
+
 def _wait(job: subprocess.Popen, seconds: float) -> bool:
     # Popen.wait(timeout) polls with sleeps of up to 50 ms; a pidfd becomes
     # readable the moment the process exits, so an exit time (the start-up
@@ -366,23 +402,8 @@ def _signal(send: Callable[[], None]) -> None:
         pass  # already gone
 
 
-def _processes() -> dict[int, tuple[int, int]]:
-    """pid -> (parent pid, session id) of every process, from /proc."""
-    table = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stream:
-                fields = stream.read().rsplit(b")", 1)[1].split()  # the name in parentheses may hold spaces
-        except OSError:
-            continue
-        table[int(entry)] = (int(fields[1]), int(fields[3]))
-    return table
-
-
 def _descendants(root: int) -> list[int]:
-    table = _processes()
+    table = guard.processes()
     children: dict[int, list[int]] = {}
     for pid, (parent, _) in table.items():
         children.setdefault(parent, []).append(pid)
@@ -397,7 +418,7 @@ def _descendants(root: int) -> list[int]:
 def _descendants_of_session(session: int) -> list[int]:
     # Ranks orphaned by their launcher are re-parented to init but stay in its session
     # (unless they started their own, as hydra's proxies do; those die with the launcher).
-    return [pid for pid, (_, sid) in _processes().items() if sid == session and pid != os.getpid()]
+    return [pid for pid, (_, sid) in guard.processes().items() if sid == session and pid != os.getpid()]
 
 
 @contextmanager

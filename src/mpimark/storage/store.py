@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
@@ -187,6 +188,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             mpi TEXT NOT NULL               -- JSON: the implementation, to check the run record against
         )""",
     ),
+    # 5: who writes a running run (JSON: host, boot id, pid, start time of that mpimark process), so a run
+    # whose mpimark died is seen as such, and where its stream file is, so `mpimark recover` can store it.
+    (
+        "ALTER TABLE runs ADD COLUMN owner TEXT",
+        "ALTER TABLE runs ADD COLUMN stream_path TEXT",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
@@ -237,6 +244,43 @@ class RunRow:
     placement: dict | None = None
     nodes: int | None = None
     ranks_per_node: list[int] | None = None
+    # The mpimark process that writes the run while it runs (owner_now()) and the stream file it reads.
+    owner: dict | None = None
+    stream_path: str | None = None
+
+
+def _process_start(pid: int) -> int | None:
+    """The start time of a process (clock ticks since boot, /proc/PID/stat field 22), None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            return int(stream.read().rsplit(b")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _boot_id() -> str | None:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return None
+
+
+def owner_now() -> dict:
+    """This process as the owner of a run: host, boot, pid and start time (a pid alone is reused)."""
+    pid = os.getpid()
+    return {"host": socket.gethostname(), "boot_id": _boot_id(), "pid": pid, "start": _process_start(pid)}
+
+
+def owner_alive(owner: dict | None) -> bool | None:
+    """Whether the process that owns a run still runs: None when that cannot be told from here (another host)."""
+    if not owner:
+        return None
+    if owner.get("host") != socket.gethostname():
+        return None
+    if owner.get("boot_id") and owner.get("boot_id") != _boot_id():
+        return False  # the machine was restarted since
+    start = _process_start(int(owner["pid"]))
+    return start is not None and start == owner.get("start")
 
 
 def steering_environment(env: Mapping[str, str]) -> dict[str, str]:
@@ -475,19 +519,46 @@ class Store:
 
     def begin_run(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
                   mpi_prefix: str | None, requested_processes: int, suite: str,
-                  placement: Mapping | None = None) -> int:
-        """A new run in status 'running'; only the MPI-steering part of environment is kept.
+                  placement: Mapping | None = None, stream_path: str | Path | None = None) -> int:
+        """A new run in status 'running', owned by this process; only the MPI-steering part of environment is kept.
 
         placement: what was asked for (Placement.to_record()), None for the launcher's defaults.
+        stream_path: the stream file the records come from, for `mpimark recover` should this process die.
         """
         with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
-                " launch_command, environment, placement) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
+                " launch_command, environment, placement, owner, stream_path)"
+                " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (_now_utc(), suite, mpi_name, mpi_prefix, requested_processes, _dumps(list(launch_command)),
-                 _dumps(steering_environment(environment)), None if placement is None else _dumps(dict(placement))),
+                 _dumps(steering_environment(environment)), None if placement is None else _dumps(dict(placement)),
+                 _dumps(owner_now()), None if stream_path is None else str(stream_path)),
             )
             return int(cursor.lastrowid)
+
+    def add_run(self, *, records: list[dict], status: str, message: str | None, **meta) -> int:
+        """A whole run in one transaction (begin_run's meta, the records, the final status): all or nothing.
+
+        For imports: an mpimark killed half way leaves no run behind, rather than a 'running' one.
+        """
+        texts = []
+        with self.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
+                " launch_command, environment, placement) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
+                (_now_utc(), meta["suite"], meta.get("mpi_name"), meta.get("mpi_prefix"),
+                 meta["requested_processes"], _dumps(list(meta["launch_command"])),
+                 _dumps(steering_environment(meta.get("environment") or {})),
+                 None if meta.get("placement") is None else _dumps(dict(meta["placement"]))))
+            run_id = int(cursor.lastrowid)
+            for record in records:
+                texts.append(self._record_text(run_id, record))
+                self._add(conn, run_id, record, texts[-1])
+            if status not in FINAL_STATUSES:
+                raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
+            conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
+                         (status, message, _now_utc(), run_id))
+        return run_id
 
     def add_record(self, run_id: int, record: dict) -> None:
         """Store one record of the stream (run, result, event or end) and commit."""
@@ -542,6 +613,24 @@ class Store:
             self._require_run(conn, run_id)
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
                          (status, message, _now_utc(), run_id))
+
+    def recover_run(self, run_id: int, records: list[dict], message: str) -> int:
+        """A run whose mpimark died: the records its stream holds beyond those stored, and status incomplete.
+
+        records: the whole stream, in order; the first record_count of them are stored already.
+        One transaction, so recovering twice cannot store a record twice.
+        """
+        with self.transaction() as conn:
+            stored = self._require_run(conn, run_id)[0]
+            for record in records[stored:]:
+                self._add(conn, run_id, record, self._record_text(run_id, record))
+            conn.execute("UPDATE runs SET status = 'incomplete', status_message = ?, finished_utc = ?,"
+                         " stream_path = NULL WHERE id = ? AND status = 'running'", (message, _now_utc(), run_id))
+        return max(0, len(records) - stored)
+
+    def stream_dir(self) -> Path:
+        """Where a launch's stream file lives while it runs: beside the database, so `recover` finds it."""
+        return self.path.resolve().parent / f"{self.path.name}.streams"
 
     def delete_run(self, run_id: int) -> None:
         """Remove a run and everything stored with it (its rows go with it: ON DELETE CASCADE)."""
@@ -622,13 +711,13 @@ class Store:
         "SELECT id, started_utc, finished_utc, status, status_message, suite, mpi_name, mpi_prefix,"
         " mpi_library_version, mpi_standard_version, requested_processes, processes, hosts, launch_command,"
         " environment, (SELECT count(*) FROM results WHERE results.run_id = runs.id), elapsed_s,"
-        " load_average_after, placement, nodes, ranks_per_node FROM runs"
+        " load_average_after, placement, nodes, ranks_per_node, owner, stream_path FROM runs"
     )
 
     @staticmethod
     def _run_row(row: tuple) -> RunRow:
         values = list(row)
-        for index in (12, 13, 14, 17, 18, 20):  # the JSON columns
+        for index in (12, 13, 14, 17, 18, 20, 21):  # the JSON columns
             values[index] = _loads(values[index])
         values[12] = values[12] or []
         return RunRow(*values)
