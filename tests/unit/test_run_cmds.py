@@ -193,3 +193,23 @@ def test_one_runnable_benchmark_is_enough(fake):
 def test_timeout_must_be_a_positive_number(fake, value):
     line = assert_one_error_line(invoke("run", "PingPong", "-n", "2", "--timeout", value), exit_code=2)
     assert "--timeout" in line
+
+
+def test_a_count_far_above_the_cores_is_refused(fake, monkeypatch):
+    from mpimark.commands import options
+    monkeypatch.setattr(options, "cores", lambda: 2)
+    monkeypatch.delenv("SLURM_JOB_ID", raising=False)
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "100000", "--db", str(fake.db)), exit_code=2)
+    assert "-n 100000 is far more than the 2 slot(s) available (the cores here)" in line and "--oversubscribe" in line
+    assert fake.argv is None and not fake.db.exists()
+    assert invoke("run", "PingPong", "-n", "8", "--db", str(fake.db)).exit_code == 0  # 4 x the cores is fine
+    assert invoke("run", "PingPong", "-n", "100000", "--oversubscribe", "--db", str(fake.db)).exit_code == 0
+
+
+def test_the_slots_of_hosts_and_of_a_slurm_allocation(monkeypatch):
+    from mpimark.commands import options
+    from mpimark.execution.placement import Placement
+    monkeypatch.setattr(options, "cores", lambda: 2)
+    assert options.available_slots(Placement(), {})[0] == 2
+    assert options.available_slots(Placement(hosts=("a", "b"), ppn=8), {})[0] == 16
+    assert options.available_slots(Placement(), {"SLURM_JOB_ID": "7", "SLURM_NTASKS": "64"})[0] == 64

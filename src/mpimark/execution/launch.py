@@ -51,6 +51,7 @@ GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ra
 POLL_S = 0.1
 CORE_ERROR = "mpimark-core: error: "
 CORE_WARNING = "mpimark-core: warning: "
+STARTING_NEWS_S = 10.0  # while the launcher starts the ranks (no run record yet): a line this often
 INTERRUPTS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # each ends the job in order: status interrupted
 
 
@@ -193,6 +194,8 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
         pump.start()
     tail = _Tail(Path(json_path))
     deadline = time.monotonic() + timeout if timeout else None
+    started = time.monotonic()
+    news = started + STARTING_NEWS_S
     stop: str | None = None  # why mpimark ended the job: interrupted | timeout
     stop_signal: str | None = None  # with interrupted: the signal's name
     drain = False  # false while an exception (from on_record) is on its way out
@@ -207,6 +210,10 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                 display.tick()
                 if ended:
                     break
+                if seen.run is None and time.monotonic() >= news:  # many ranks, or a slow launcher
+                    display.note(f"mpimark: {Path(argv[0]).name} is still starting {processes} processes "
+                                 f"({time.monotonic() - started:.0f} s)\n")
+                    news += STARTING_NEWS_S
                 if interrupted.is_set():
                     stop = "interrupted"
                     stop_signal = getattr(interrupted, "signal_name", None)
