@@ -55,5 +55,6 @@ def test_out_of_memory_rows_exit_3(need, db):
                      "--mpi", "openmpi", "--quiet", "--db", str(db))
     assert result.returncode == 3, result.stderr  # the core's status: some sizes did not fit in memory
     assert "did not fit in memory" in result.stderr.splitlines()[-1]
+    assert "needs 0.5 MB per process" in result.stderr and "0.000 GB" not in result.stderr  # a unit that fits
     with Store(db) as store:
         assert store.run(1).status == "incomplete"
