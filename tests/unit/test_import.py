@@ -299,3 +299,12 @@ def test_an_incomplete_run_exported_as_imb_text_imports_as_incomplete(tmp_path, 
     path.write_text(imb_text(records), encoding="utf-8")
     parsed = parse_file(path)
     assert parsed.status == "incomplete", parsed.incomplete
+
+
+def test_several_runs_in_one_file_are_noted(tmp_path):
+    text = (DATA / "imb_2021.txt").read_text(encoding="utf-8")
+    both = tmp_path / "both.txt"
+    both.write_text(text + text, encoding="utf-8")
+    result = invoke("import", str(both), "--db", str(tmp_path / "r.db"))
+    assert result.exit_code == 0, result.stderr
+    assert "the file holds 2 runs one after another" in result.stdout

@@ -175,6 +175,10 @@ def parse(path: Path, lines: list[str]) -> Parsed:
     if not tables:
         raise fail(path, None, "no IMB table in the file (no '# Benchmarking' line)")
     source = {k: v for k, v in facts.items() if v}
+    runs = sum(line.strip() == FINALIZE for line in lines)
+    if runs > 1:  # cat run1.txt run2.txt > all.txt
+        notes.append(f"the file holds {runs} runs one after another ({runs} '{FINALIZE}' lines), stored as one "
+                     "run; split the file to keep them apart")
     return Parsed(path, "imb", results, source, command, notes, _incomplete(lines, results))
 
 
