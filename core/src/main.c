@@ -301,8 +301,9 @@ int main(int argc, char **argv) {
     return finish(rank, EXIT_CHECK_FAILED, err);
   }
   if (verdict[0] > 0) {
-    snprintf(err, sizeof(err), "%ld message size(s) did not fit in memory (largest need %.3f GB per process); raise -mem to at least that or lower -msglog",
-             verdict[0], worst);
+    char need[32];
+    snprintf(err, sizeof(err), "%ld message size(s) did not fit in memory (largest need %s per process); raise -mem to at least %.3g (GB) or lower -msglog",
+             verdict[0], str_gigabytes(worst, need, sizeof(need)), worst);
     return finish(rank, EXIT_SKIPPED, err);
   }
   return finish(rank, 0, NULL);

@@ -114,6 +114,18 @@ int main(void) {
   CHECK(parse(&o, ARGS("-sync", "maybe"), err) == -1);
   CHECK(parse(&o, ARGS("-time", "-1"), err) == -1);
   CHECK(parse(&o, ARGS("-mem", "0"), err) == -1);
+  /* nan would pass every "<= 0" check and turn the memory check and -time off */
+  CHECK(parse(&o, ARGS("-time", "nan"), err) == -1);
+  CHECK(parse(&o, ARGS("-mem", "nan"), err) == -1);
+  CHECK(parse(&o, ARGS("-off_cache", "nan"), err) == -1);
+  CHECK(parse(&o, ARGS("-off_cache", "8,nan"), err) == -1);
+  CHECK(parse(&o, ARGS("-iter", "100,nan"), err) == -1);
+  /* an empty benchmark list is not the whole default set */
+  CHECK(parse(&o, ARGS(""), err) == -1);
+  CHECK(strstr(err, "names no benchmark") != NULL);
+  CHECK(parse(&o, ARGS(","), err) == -1);
+  CHECK(parse(&o, ARGS("-input", "data/empty.txt"), err) == -1);
+  CHECK(strstr(err, "names no benchmark") != NULL);
   CHECK(parse(&o, ARGS("-data_type", "quad"), err) == -1);
   CHECK(parse(&o, ARGS("-red_data_type", "byte"), err) == -1);
   CHECK(parse(&o, ARGS("-msgsize", "1,x"), err) == -1);

@@ -1,6 +1,9 @@
-/* util/parse.c: the value parsers of every command line in the core. */
+/* util/parse.c: the value parsers of every command line in the core (and str_gigabytes). */
 #include "check.h"
 #include "util/parse.h"
+#include "util/strutil.h"
+
+#include <string.h>
 
 #include <limits.h>
 
@@ -28,6 +31,9 @@ static void test_double(void) {
   CHECK(parse_double("", &d) == -1);
   CHECK(parse_double("3s", &d) == -1);
   CHECK(parse_double("1e999", &d) == -1);   /* ERANGE */
+  CHECK(parse_double("nan", &d) == -1);     /* would turn a check such as d <= 0 off */
+  CHECK(parse_double("-NaN", &d) == -1);
+  CHECK(parse_double("inf", &d) == -1);
 }
 
 static void test_bool(void) {
@@ -52,7 +58,15 @@ static void test_size(void) {
   CHECK(parse_size("99999999999999999999", &v) == -1);
 }
 
+static void test_gigabytes(void) {
+  char b[32];
+  CHECK(strcmp(str_gigabytes(2.0, b, sizeof(b)), "2.000 GB") == 0);
+  CHECK(strcmp(str_gigabytes(0.002, b, sizeof(b)), "2.0 MB") == 0);
+  CHECK(strcmp(str_gigabytes(0.25 / 1024 / 1024 * 1024, b, sizeof(b)), "256 KB") == 0); /* not "0.000 GB" */
+}
+
 int main(void) {
+  test_gigabytes();
   test_integer();
   test_double();
   test_bool();

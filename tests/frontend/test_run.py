@@ -47,3 +47,14 @@ def test_the_launcher_of_one_mpi_with_a_core_of_another(need, tmp_path):
         assert outcome.status == "failed"
         assert f"the launcher of {launcher.name} ({launcher.vendor} {launcher.version})" in outcome.message
         assert f"built for {core_for.vendor} {core_for.version}" in outcome.message
+
+
+def test_out_of_memory_rows_exit_3(need, db):
+    need("openmpi")
+    result = mpimark("run", "mpi1", "PingPong", "-n", "2", "-msglog", "18:19", "-mem", "0.0001", "-iter", "10",
+                     "--mpi", "openmpi", "--quiet", "--db", str(db))
+    assert result.returncode == 3, result.stderr  # the core's status: some sizes did not fit in memory
+    assert "did not fit in memory" in result.stderr.splitlines()[-1]
+    assert "needs 0.5 MB per process" in result.stderr and "0.000 GB" not in result.stderr  # a unit that fits
+    with Store(db) as store:
+        assert store.run(1).status == "incomplete"

@@ -39,7 +39,21 @@ CASES = {
     "map does not match": (["mpi1", "-map", "2x2"], ["2x2", "3"]),
     "everything excluded": (["mpi1", "Barrier", "-exclude", "barrier"], ["-exclude"]),
     "unreadable input file": (["mpi1", "-input", "/nonexistent/names"], ["/nonexistent/names"]),
+    # nan passes every "<= 0" check: the memory check, -time and the cache flush would be off
+    "time nan": (["mpi1", "PingPong", "-time", "nan"], ["nan", "-time"]),
+    "mem nan": (["mpi1", "PingPong", "-mem", "nan"], ["nan", "-mem"]),
+    "off_cache nan": (["mpi1", "PingPong", "-off_cache", "nan"], ["nan", "-off_cache"]),
+    # an empty list is not the whole default set
+    "empty benchmark list": (["mpi1", ""], ["names no benchmark"]),
+    "comma as benchmark list": (["mpi1", ","], ["names no benchmark"]),
+    "empty input file": (lambda tmp: (["mpi1", "-input", str(_empty(tmp))], ["names no benchmark"]), None),
 }
+
+
+def _empty(tmp_path):
+    path = tmp_path / "names.txt"
+    path.write_text("# nothing\n\n")
+    return path
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -31,11 +31,12 @@ def test_refused_before_anything_runs(args, expected, tmp_path):
     (("beff", "-n", "2", "-seed", "minus-one"), "-seed 'minus-one' is not a non-negative integer"),
     (("mpibench", "-n", "2", "-e", "banana"), "-e 'banana' is not a byte count"),
     (("mpibench", "-n", "2", "Frobnicate"), "unknown operation 'Frobnicate'"),
+    (("mpibench", "-n", "2", "-b", "64K", "-e", "1K"), "-b 65536 is larger than -e 1024: no message size to measure"),
     (("startup", "-n", "2", "-bogus"), "unknown startup option '-bogus'"),
 ])
 def test_the_cores_own_line(need, args, expected, tmp_path):
     need("openmpi")
     db = tmp_path / "results.db"
     result = mpimark(*args, "--mpi", "openmpi", "--db", str(db), cwd=tmp_path)
-    line = error_line(result)
+    line = error_line(result, exit_code=2)  # the core's bad-input status, passed on
     assert line.startswith("mpimark: error: run 1 failed: ") and expected in line, line

@@ -268,3 +268,43 @@ def test_osu_rows_record_their_class_and_barrier_has_no_size_column():
     assert (barrier["benchmark"], barrier["bytes"], barrier["t_avg_usec"], barrier["processes"]) == \
         ("osu_barrier", 0, 1.23, 8)
     assert record_class(barrier) is BenchmarkClass.SYNC
+
+
+def test_imb_text_cut_at_a_line_boundary_is_incomplete(tmp_path):
+    text = (DATA / "imb_2021.txt").read_text(encoding="utf-8")
+    assert "# All processes entering MPI_Finalize" in text
+    cut = tmp_path / "cut.txt"
+    cut.write_text(text[:text.rindex("# All processes entering MPI_Finalize")], encoding="utf-8")
+    db = tmp_path / "r.db"
+    result = invoke("import", str(cut), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    assert "(imb, incomplete)" in result.stdout and "cut off, or the run died" in result.stdout
+    with Store(db, create=False) as store:
+        assert store.run(1).status == "incomplete"
+        assert "MPI_Finalize" in store.run(1).status_message
+    whole = invoke("import", str(DATA / "imb_2021.txt"), "--db", str(db))
+    with Store(db, create=False) as store:
+        assert store.run(2).status == "complete", whole.output
+
+
+@pytest.mark.parametrize("drop_end", [True, False])
+def test_an_incomplete_run_exported_as_imb_text_imports_as_incomplete(tmp_path, drop_end):
+    """Without its end record (a rank died) or with rows the core skipped (out of memory)."""
+    from mpimark.presentation.imb_text import imb_text
+    name = "basic.jsonl" if drop_end else "out_of_memory.jsonl"
+    records = read_records(next(p for p in IMB_FIXTURES if p.name == name))
+    if drop_end:
+        records = [r for r in records if r["type"] != "end"]
+    path = tmp_path / "exported.txt"
+    path.write_text(imb_text(records), encoding="utf-8")
+    parsed = parse_file(path)
+    assert parsed.status == "incomplete", parsed.incomplete
+
+
+def test_several_runs_in_one_file_are_noted(tmp_path):
+    text = (DATA / "imb_2021.txt").read_text(encoding="utf-8")
+    both = tmp_path / "both.txt"
+    both.write_text(text + text, encoding="utf-8")
+    result = invoke("import", str(both), "--db", str(tmp_path / "r.db"))
+    assert result.exit_code == 0, result.stderr
+    assert "the file holds 2 runs one after another" in result.stdout

@@ -130,7 +130,7 @@ def test_watchdog_kills_the_job_and_its_ranks(tmp_path):
     assert_job_gone(tmp_path)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_interrupt_ends_the_job_and_keeps_the_records(tmp_path, sig):
     def interrupt_when_results_arrived():
         deadline = time.monotonic() + 10
@@ -140,7 +140,8 @@ def test_interrupt_ends_the_job_and_keeps_the_records(tmp_path, sig):
 
     threading.Thread(target=interrupt_when_results_arrived, daemon=True).start()
     outcome, records = launch_fake(tmp_path, "hang")
-    assert (outcome.status, outcome.message) == ("interrupted", "interrupted; the 2 results received are kept")
+    assert (outcome.status, outcome.message) == ("interrupted",
+                                                 f"the job was ended on {sig.name}; the 2 results received are kept")
     assert len(records) == 4
     assert_job_gone(tmp_path)
 
@@ -188,7 +189,7 @@ def seen(run=True, end="complete", results=3) -> launch._Seen:
     (None, -9, seen(end=None), [], ("incomplete", "a rank died: mpiexec was killed by signal 9 before the run's end record; "
                                                   "the 3 results received are kept")),
     (None, 1, seen(), [], ("failed", "mpiexec exited with status 1 after the run's end record")),
-    ("interrupted", -15, seen(end=None), [], ("interrupted", "interrupted; the 3 results received are kept")),
+    ("interrupted", -15, seen(end=None), [], ("interrupted", "the job was ended on a signal; the 3 results received are kept")),
 ])
 def test_verdict(stop, code, state, errors, expected):
     assert launch._verdict(stop, code, state, errors, [], None, "mpiexec") == expected

@@ -309,3 +309,16 @@ def test_a_failed_install_leaves_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(mpi.subprocess, "run", FakePip(fail="download"))
     with pytest.raises(mpi.MpiError, match=r"'pip download .*mpich==5.0.2' failed"):
         mpi.install_wheel("mpich")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022", "Open MPI 4.1.4"),
+    ("Open MPI v5.0.11", "Open MPI 5.0.11"),
+    ("MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022", "MPICH 4.0.2"),
+    ("Intel(R) MPI Library 2021.18.1 for Linux* OS", "Intel MPI 2021.18.1"),
+    ("FooMPI 1.0, (c) Foo", "FooMPI 1.0"),
+    ("", None), (None, None),
+])
+def test_library_label(text, expected):
+    from mpimark.records.mpi_library import label
+    assert label(text) == expected

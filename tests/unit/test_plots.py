@@ -43,7 +43,7 @@ def test_one_time_plot_per_benchmark_and_process_count_and_bandwidth_where_imb_h
 def test_runs_are_overlaid_with_the_library_name_and_a_ci_band(series):
     plot = next(p for p in plots.size_plots(series) if p.name == "PingPong-np2-time")
     axes = plot.figure.axes[0]
-    assert [t.get_text() for t in axes.get_legend().get_texts()] == ["Open MPI v5.0.11", "MPICH Version: 4.2.0"]
+    assert [t.get_text() for t in axes.get_legend().get_texts()] == ["Open MPI 5.0.11", "MPICH 4.2.0"]
     assert len(axes.lines) == 2 and len(axes.collections) == 2  # a line and an interval band per run
     assert axes.get_xscale() == "log" and axes.get_yscale() == "log"
     x, y = axes.lines[0].get_data()

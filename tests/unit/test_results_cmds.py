@@ -39,9 +39,9 @@ def test_runs_lists_newest_first(db):
     cells = [[c.strip() for c in row] for row in rows]
     assert [row[0] for row in cells] == ["3", "2", "1"]
     # nodes × ranks: one host, so 1 × all of them (these streams predate the core's ranks_per_node)
-    assert cells[2][2:] == ["complete", "mpi1", "Open MPI v5.0.11", "2", "1 × 2", "node1", "3"]
+    assert cells[2][2:] == ["complete", "mpi1", "Open MPI 5.0.11", "2", "1 × 2", "node1", "3"]
     multi1_results = sum(r["type"] == "result" for r in read_records(MULTI1))
-    assert cells[1][4:] == ["Open MPI v4.1.4", "2", "1 × 2", "vm", str(multi1_results)]
+    assert cells[1][4:] == ["Open MPI 4.1.4", "2", "1 × 2", "vm", str(multi1_results)]
     assert cells[0][2:] == ["failed", "mpi1", "?", "4", "", "", "0"]
     for header in ("id", "started", "status", "suite", "MPI", "processes", "nodes × ranks", "hosts", "results"):
         assert header in result.stdout
@@ -56,7 +56,7 @@ def test_db_from_the_environment(db):
 
 def test_the_option_wins_over_the_environment(db, tmp_path):
     result = invoke("runs", "--db", str(db), MPIMARK_DB=str(tmp_path / "other.db"))
-    assert result.exit_code == 0 and "Open MPI v5.0.11" in result.stdout
+    assert result.exit_code == 0 and "Open MPI 5.0.11" in result.stdout
 
 
 def test_runs_without_a_database(tmp_path):

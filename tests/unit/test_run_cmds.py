@@ -26,12 +26,14 @@ class FakeLaunch:
 
     def __init__(self, status: str = "complete", message: str | None = None) -> None:
         self.status, self.message, self.argv = status, message, None
+        self.core_exit, self.records = None, RECORDS
 
     def __call__(self, argv, env, json_path, on_record, *, impl, processes, timeout=None, quiet=False, **more):
         self.argv, self.timeout, self.quiet = argv, timeout, quiet
-        for record in RECORDS:
+        for record in self.records:
             on_record(record)
-        return launch.Outcome(self.status, self.message, 0, len(RECORDS), 2)
+        return launch.Outcome(self.status, self.message, self.core_exit or 0, len(self.records), 2,
+                              core_exit=self.core_exit)
 
 
 @pytest.fixture
@@ -110,6 +112,22 @@ def test_a_run_that_did_not_complete(fake, status, code):
         assert (store.run(1).status, store.run(1).status_message) == (status, "why it ended")
 
 
+@pytest.mark.parametrize("status, core_exit", [("incomplete", 3), ("failed", 4)])
+def test_the_cores_exit_status_passes_through(fake, status, core_exit):
+    fake.status, fake.message, fake.core_exit = status, "what the core said", core_exit
+    result = invoke("run", "PingPong", "-n", "2", "--db", str(fake.db))
+    assert result.exit_code == core_exit
+    assert result.stderr.splitlines()[-1] == f"mpimark: error: run 1 {status}: what the core said"
+
+
+def test_bad_input_exits_2_and_stores_nothing(fake):
+    fake.status, fake.message, fake.core_exit, fake.records = "failed", "-time: 'nan' is not a number", 2, []
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "2", "--db", str(fake.db)), exit_code=2)
+    assert line == "mpimark: error: -time: 'nan' is not a number (nothing stored)"
+    with Store(fake.db) as store:
+        assert store.runs() == []
+
+
 def test_mpi_errors_are_one_line(monkeypatch):
     def find(name=None, prefix=None):
         raise MpiError("unknown MPI implementation 'nope'; found: openmpi, mpich (see 'mpimark mpi list')")
@@ -159,3 +177,43 @@ def test_mpi_install(monkeypatch):
     monkeypatch.setattr(run_cmds.mpi, "discover", lambda prefixes=(): ([IMPL], ["broken"]))
     assert "no usable MPI is there" in assert_one_error_line(invoke("mpi", "install", "openmpi"))
     assert assert_one_error_line(invoke("mpi", "install", "lam"), exit_code=2)
+
+
+@pytest.mark.parametrize("words, expected", [
+    (["PingPong"], "PingPong needs 2 processes; -n 1 runs none of them: give -n 2"),
+    (["pingpong,PingPing"], "PingPong needs 2 processes, PingPing needs 2 processes; -n 1 runs none of them"),
+])
+def test_benchmarks_that_need_more_processes_are_refused(fake, words, expected):
+    line = assert_one_error_line(invoke("run", *words, "-n", "1", "--db", str(fake.db)), exit_code=2)
+    assert expected in line
+    assert not fake.db.exists() and fake.argv is None  # nothing launched, nothing stored
+
+
+def test_one_runnable_benchmark_is_enough(fake):
+    assert invoke("run", "PingPong", "Barrier", "-n", "1", "--db", str(fake.db)).exit_code == 0
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
+def test_timeout_must_be_a_positive_number(fake, value):
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "2", "--timeout", value), exit_code=2)
+    assert "--timeout" in line
+
+
+def test_a_count_far_above_the_cores_is_refused(fake, monkeypatch):
+    from mpimark.commands import options
+    monkeypatch.setattr(options, "cores", lambda: 2)
+    monkeypatch.delenv("SLURM_JOB_ID", raising=False)
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "100000", "--db", str(fake.db)), exit_code=2)
+    assert "-n 100000 is far more than the 2 slot(s) available (the cores here)" in line and "--oversubscribe" in line
+    assert fake.argv is None and not fake.db.exists()
+    assert invoke("run", "PingPong", "-n", "8", "--db", str(fake.db)).exit_code == 0  # 4 x the cores is fine
+    assert invoke("run", "PingPong", "-n", "100000", "--oversubscribe", "--db", str(fake.db)).exit_code == 0
+
+
+def test_the_slots_of_hosts_and_of_a_slurm_allocation(monkeypatch):
+    from mpimark.commands import options
+    from mpimark.execution.placement import Placement
+    monkeypatch.setattr(options, "cores", lambda: 2)
+    assert options.available_slots(Placement(), {})[0] == 2
+    assert options.available_slots(Placement(hosts=("a", "b"), ppn=8), {})[0] == 16
+    assert options.available_slots(Placement(), {"SLURM_JOB_ID": "7", "SLURM_NTASKS": "64"})[0] == 64

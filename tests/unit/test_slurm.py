@@ -233,12 +233,17 @@ def test_a_version_3_database_keeps_its_runs_results_and_studies(tmp_path):
     monkey = pytest.MonkeyPatch()
     monkey.setattr(store_module, "MIGRATIONS", MIGRATIONS[:3])
     monkey.setattr(store_module, "SCHEMA_VERSION", 3)
-    with Store(path) as store:
-        run_id = store_records(store, RECORDS)
-        store.query("SELECT 1")
-        with store.transaction() as conn:
-            conn.execute("INSERT INTO study_runs VALUES ('s', 'openmpi', ?, 'now')", (run_id,))
-    monkey.undo()
+    try:
+        with Store(path) as store:
+            # add_run writes the columns every version has (begin_run also writes migration 5's owner)
+            run_id = store.add_run(launch_command=["mpiexec"], environment={}, mpi_name="openmpi", mpi_prefix=None,
+                                   requested_processes=2, suite="mpi1", records=RECORDS, status="complete",
+                                   message=None)
+            store.query("SELECT 1")
+            with store.transaction() as conn:
+                conn.execute("INSERT INTO study_runs VALUES ('s', 'openmpi', ?, 'now')", (run_id,))
+    finally:
+        monkey.undo()
     with Store(path) as store:
         assert store.run(run_id).results == 2 and len(store.records(run_id)) == len(RECORDS)
         assert store.query("SELECT study, run_id FROM study_runs") == [("s", run_id)]

@@ -9,6 +9,7 @@
 #include "util/policy.h"
 #include "util/sizes.h"
 #include "util/stats.h"
+#include "util/strutil.h"
 #include "util/timer.h"
 
 #include <limits.h>
@@ -562,8 +563,11 @@ static void skip_size(table_run_t *tr, const size_plan_t *sp, result_status_t st
       snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.3g s reached at %zu bytes; the remaining sizes are skipped; raise -time",
                name, tr->g->np, tr->plan->limit_s, sp->bytes);
     else if (status == ST_OUT_OF_MEMORY)
-      snprintf(msg, sizeof(msg), "%s on %d processes at %zu bytes needs %.3f GB per process, more than -mem %.3g GB or the free memory allows",
-               name, tr->g->np, sp->bytes, sp->need_gb, e->opt->mem_gb);
+    {
+      char need[32];
+      snprintf(msg, sizeof(msg), "%s on %d processes at %zu bytes needs %s per process, more than -mem %.3g GB or the free memory allows",
+               name, tr->g->np, sp->bytes, str_gigabytes(sp->need_gb, need, sizeof(need)), e->opt->mem_gb);
+    }
     else if (status == ST_INT_OVERFLOW)
       snprintf(msg, sizeof(msg), "%s at %zu bytes has more than INT_MAX elements and this MPI has no large-count reductions",
                name, sp->bytes);

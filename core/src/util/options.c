@@ -164,7 +164,13 @@ static int input_line(options_t *o, const char *path, const char *t, int lineno,
 }
 
 static int read_input_file(options_t *o, const char *path, char *err, size_t errlen) {
-  return for_each_line(o, path, "-input", "one benchmark name per line", input_line, err, errlen);
+  int before = o->n_names;
+  if (for_each_line(o, path, "-input", "one benchmark name per line", input_line, err, errlen)) return -1;
+  if (o->n_names == before) { /* an empty file must not run the whole default set */
+    snprintf(err, errlen, "-input file '%s' names no benchmark; write one benchmark name per line", path);
+    return -1;
+  }
+  return 0;
 }
 
 static int parse_msglog(options_t *o, const char *v) {
@@ -275,8 +281,13 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
     long l;
     double d;
     if (arg[0] != '-' || arg[1] == 0) {
+      int before = o->n_names;
       if (add_names(o->names, &o->n_names, arg)) {
         snprintf(err, errlen, "more than %d benchmark names", OPT_MAX_NAMES);
+        return -1;
+      }
+      if (o->n_names == before) { /* "" or ",": not the whole default set by accident */
+        snprintf(err, errlen, "'%s' names no benchmark; give names such as PingPong,Allreduce", arg);
         return -1;
       }
       continue;

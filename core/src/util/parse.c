@@ -2,6 +2,7 @@
 #include "util/strutil.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -20,7 +21,7 @@ int parse_double(const char *s, double *out) {
   if (!s || !*s) return -1;
   errno = 0;
   double v = strtod(s, &end);
-  if (*end || errno) return -1;
+  if (*end || errno || !isfinite(v)) return -1; /* nan and inf would turn checks such as v <= 0 off */
   *out = v;
   return 0;
 }

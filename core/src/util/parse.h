@@ -9,7 +9,7 @@
 
 /* A decimal integer in [lo, hi]. */
 int parse_integer(const char *s, long long lo, long long hi, long long *out);
-/* A decimal number (strtod's syntax). */
+/* A finite decimal number (strtod's syntax; nan and inf are refused). */
 int parse_double(const char *s, double *out);
 /* A boolean the way IMB takes it: on/yes/true/enable/1 or off/no/false/disable/0. */
 int parse_bool(const char *s, int *out);

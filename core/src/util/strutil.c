@@ -27,3 +27,10 @@ char *str_trim(char *s) {
   while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
   return s;
 }
+
+const char *str_gigabytes(double gb, char *buf, size_t n) {
+  if (gb >= 0.5) snprintf(buf, n, "%.3f GB", gb);
+  else if (gb * 1024.0 >= 0.5) snprintf(buf, n, "%.1f MB", gb * 1024.0);
+  else snprintf(buf, n, "%.0f KB", gb * 1024.0 * 1024.0);
+  return buf;
+}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 import sys
 from collections.abc import Callable
 from datetime import datetime, timezone

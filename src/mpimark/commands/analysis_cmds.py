@@ -14,7 +14,7 @@ from rich.console import Console
 from mpimark.analysis.statistics import compare_launches, Comparison, CORRECTIONS
 from mpimark.commands import db_option
 from mpimark.errors import MpimarkError
-from mpimark.execution.mpi import identify
+from mpimark.records.mpi_library import label as library_label
 from mpimark.presentation import comparison
 from mpimark.records import placement
 from mpimark.storage import studies
@@ -126,7 +126,7 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
         return
     if baseline:
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         side_a, side_b = _one_series(store, a, "A"), _one_series(store, b, "B")
     result = compare_launches(_only_sizes(side_a.runs, sizes), _only_sizes(side_b.runs, sizes), alpha, correction)
     if not result.rows:
@@ -168,16 +168,12 @@ def _with_placement_notes(result: Comparison, side_a: Series, side_b: Series, na
 def _library(series: Series) -> str:
     """"MPICH 4.0.2" for a series' MPI library (its first run's), else what a legend would say."""
     row = series.runs[0].row
-    if row.mpi_library_version:
-        _, vendor, version = identify(row.mpi_library_version.splitlines()[0])
-        if version != "unknown":
-            return f"{vendor} {version}"
-    return run_label(row)
+    return library_label(row.mpi_library_version) or run_label(row)
 
 
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
                    correction: str, db: str | None) -> comparison.Gated:
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         series = resolve(store, selector)
     if len(series) < 2:
         raise click.UsageError(f"{selector} names one implementation: give B to compare it with, "
@@ -218,7 +214,7 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
     STUDY:IMPL one of them."""
     from mpimark.presentation import plots  # matplotlib takes a second to import: only for the commands that draw
 
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         series = load(store, selectors)
     made = plots.size_plots(series) + plots.scaling_plots(series, size)
     if not made:
@@ -243,7 +239,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
     implementations of a study, STUDY:IMPL one of them."""
     from mpimark.presentation import report  # matplotlib and jinja2: only for the commands that need them
 
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         series = load(store, selectors)
     html = report.render(series, size, correction)
     Path(output).write_text(html, encoding="utf-8")
@@ -277,7 +273,8 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
     with Store(db) as store:
         for item in parsed:
             run_id = store_parsed(store, item, mpi_name)
-            note = f"; {'; '.join(item.notes)}" if item.notes else ""
+            notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
+            note = f"; {'; '.join(notes)}" if notes else ""
             status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
             click.echo(f"{item.path}: run {run_id}, {len(item.results)} results ({item.fmt}{status}){note}")
             if study:
@@ -307,7 +304,7 @@ def study_add(study: str, run_ids: tuple[int, ...], impl: str | None, db: str | 
 @db_option
 def study_list(study: str | None, db: str | None) -> None:
     """List the studies (or one study) and their runs."""
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         found = studies.members(store, study)
     if not found:
         click.echo(f"no study {study!r}" if study else "no studies")
@@ -315,7 +312,7 @@ def study_list(study: str | None, db: str | None) -> None:
     for member in found:
         click.echo(f"{member.study}:{member.implementation}\trun {member.run_id}")
     if study:
-        with Store(db, create=False) as store:
+        with Store(db, for_reading=True) as store:
             for plan in studies.plans(store, study):
                 labels = ",".join(i["label"] for i in plan.get("implementations", []))
                 seed = "round robin" if plan.get("seed") is None else f"round robin, shuffled with seed {plan['seed']}"

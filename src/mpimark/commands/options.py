@@ -8,15 +8,45 @@ unchanged, and exit the same way when interrupted.
 
 from __future__ import annotations
 
+import math
+import os
 import re
 
 import click
 
 from mpimark.execution import placement as placement_module
+from mpimark.execution import slurm
+from mpimark.execution.mpi import cores
 from mpimark.execution.placement import BINDS, Placement
 from mpimark.records import benchmarks
 
 EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
+
+
+def exit_status(outcome) -> int:
+    """The exit status of a launching command whose launch did not complete (outcome: launch.Outcome).
+
+    130 interrupted; the core's own 2 (bad input), 3 (out of memory) or 4
+    (-check found wrong data) when the core said why; else 1.
+    """
+    if outcome.status == "interrupted":
+        return EXIT_INTERRUPTED
+    return outcome.core_exit or 1
+
+
+class Seconds(click.FloatRange):
+    """A positive, finite number of seconds: nan would pass FloatRange(min=0) and turn the watchdog off."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True)
+
+    def convert(self, value, param, ctx):  # type: ignore[override]
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 def mpi_options(function):
@@ -27,6 +57,9 @@ def mpi_options(function):
 
 
 PLACEMENT_PARAMS = ("hosts", "hostfile", "ppn", "bind", "env", "launcher_args")
+# -n above this many times the slots is refused without --oversubscribe: the launcher would fork them all,
+# silently, for minutes (-n 100000 by a typo), and go on after mpimark is killed.
+OVERSUBSCRIBE_FACTOR = 4
 
 
 def placement_options(function):
@@ -44,6 +77,9 @@ def placement_options(function):
                      help="Set a variable in every rank, through the launcher (repeatable)."),
         click.option("--launcher-arg", "launcher_args", metavar="ARG", multiple=True,
                      help="One word for the launcher's command line, verbatim (repeatable)."),
+        click.option("--oversubscribe", is_flag=True,
+                     help=f"Allow -n far above the slots (more than {OVERSUBSCRIBE_FACTOR} x the cores, the "
+                          "hosts' slots, or the Slurm allocation's tasks)."),
     )):
         function = option(function)
     return function
@@ -56,7 +92,30 @@ def placement(params: dict, processes: list[int]) -> Placement:
     anything is built, launched or stored.
     """
     values = {name: params.pop(name) for name in PLACEMENT_PARAMS}
-    return placement_module.from_options(**values, processes=processes)
+    oversubscribe = params.pop("oversubscribe", False)
+    where = placement_module.from_options(**values, processes=processes)
+    if not oversubscribe:
+        slots, what = available_slots(where)
+        for n in processes:
+            if n > OVERSUBSCRIBE_FACTOR * slots:
+                raise click.UsageError(
+                    f"-n {n} is far more than the {slots} slot(s) available ({what}): the launcher would start "
+                    f"{n} processes on them; give --oversubscribe to run it anyway")
+    return where
+
+
+def available_slots(where: Placement, env: dict | None = None) -> tuple[int, str]:
+    """How many ranks fit (slots) and where that number comes from."""
+    env = os.environ if env is None else env
+    if slurm.in_allocation(env):
+        for name in ("SLURM_NTASKS", "SLURM_NPROCS"):
+            if str(env.get(name, "")).isdigit():
+                return int(env[name]), f"the Slurm allocation's {name}"
+    if where.hosts:
+        per_host = where.ppn or cores()
+        return per_host * len(where.hosts), (f"{len(where.hosts)} host(s) x {per_host} "
+                                             + ("(--ppn or the hostfile)" if where.ppn else "cores (as here)"))
+    return cores(), "the cores here"
 
 
 class PassThroughCommand(click.Command):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -20,11 +21,12 @@ from mpimark.execution.mpi import MpiImpl
 from mpimark.execution import machine
 from mpimark.execution.placement import Placement
 from mpimark.storage import studies
-from mpimark.storage.store import Store
+from mpimark.records.results import parse_record
+from mpimark.storage.store import owner_alive, Store
 
 
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
-               json_path: Path | str, *, timeout: float | None = None, quiet: bool = False,
+               json_path: Path | str | None = None, *, timeout: float | None = None, quiet: bool = False,
                stamp_env: str | None = None, placement: Placement = Placement(),
                srun: slurm.Srun | None = None) -> tuple[int, launch.Outcome]:
     """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
@@ -33,12 +35,18 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     of its launches. An exception from the store ends the job and propagates.
     The placement asked for is stored with the run (None when it is the default).
     srun: launch with Slurm's srun (slurm.resolve) instead of impl's mpiexec.
+    json_path None: the stream goes to a file beside the database (Store.stream_dir), recorded with
+    the run so `mpimark recover` finds it should this process die, and removed once the run is finished.
     """
+    scratch = json_path is None
+    if scratch:
+        json_path = _stream_file(store)
     argv, env = launch.command(impl, processes, core, suite, args, json_path, placement, srun=srun)
     count_hint = srun.hint if srun else None
     run_id = store.begin_run(launch_command=argv, environment=env, mpi_name=impl.name,
                              mpi_prefix=impl.prefix, requested_processes=processes, suite=suite,
-                             placement=None if placement.is_default else placement.to_record())
+                             placement=None if placement.is_default else placement.to_record(),
+                             stream_path=Path(json_path).resolve())
     found = machine.facts(core)
     machine_event = {"type": "event", "level": "info", "kind": "machine", "message": machine.summary(found),
                      "machine": found}
@@ -52,7 +60,68 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
                          impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env,
                          count_hint=count_hint)
     store.finish_run(run_id, outcome.status, outcome.message)
+    if scratch:
+        Path(json_path).unlink(missing_ok=True)
     return run_id, outcome
+
+
+def _stream_file(store: Store) -> Path:
+    directory = store.stream_dir()
+    try:
+        directory.mkdir(exist_ok=True)
+    except OSError:
+        directory = Path(tempfile.gettempdir())  # the database's directory is someone else's: no recovery then
+    return directory / f"launch-{os.getpid()}-{uuid.uuid4().hex[:12]}.jsonl"
+
+
+def _stream_records(path: Path) -> list[dict]:
+    """The records of a stream file as launch.run would have stored them: whole lines, valid records only."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return []
+    records = []
+    for line in data.split(b"\n")[:-1]:  # the last piece: empty, or a line cut off by the kill
+        if not line.strip():
+            continue
+        try:
+            records.append(parse_record(line.decode("utf-8")))
+        except ValueError:
+            continue
+    return records
+
+
+def recover(store: Store, on_recovered: Callable[[int, str], None] = lambda run_id, message: None) -> list[int]:
+    """Finish every run whose mpimark died (owner gone): what its stream file holds stored, status incomplete.
+
+    Runs of another host (the owner cannot be checked from here) are left alone. The stream file is
+    removed once stored, unless the user named it (--json).
+    """
+    recovered = []
+    for row in store.runs():
+        if row.status != "running" or owner_alive(row.owner) is not False:
+            continue
+        stream = Path(row.stream_path) if row.stream_path else None
+        records = _stream_records(stream) if stream is not None else []
+        pid = row.owner.get("pid") if row.owner else "?"
+        message = f"mpimark (pid {pid}) died during the run"
+        added = store.recover_run(row.id, records, message)
+        if stream is not None:
+            message += f"; {added} more record(s) stored from its stream {stream}"
+            store.finish_run(row.id, "incomplete", message)
+        if stream is not None and stream.parent == store.stream_dir():
+            stream.unlink(missing_ok=True)
+        recovered.append(row.id)
+        on_recovered(row.id, message)
+    return recovered
+
+def discard_bad_input(store: Store, run_id: int, outcome: launch.Outcome) -> bool:
+    """Remove the run of a launch the core refused as bad input (exit 2, no record): there is nothing to keep."""
+    if outcome.core_exit == 2 and outcome.records == 0:
+        store.delete_run(run_id)
+        return True
+    return False
+
 
 def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], members: dict[str, matrix.Member],
                suite: str, args: Sequence[str], *, timeout: float | None = None, quiet: bool = True,
@@ -69,22 +138,21 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
     variables that force it); the others take args and placement.
     """
     finished: list[matrix.Done] = []
-    with tempfile.TemporaryDirectory(prefix="mpimark-matrix-") as scratch:
-        for planned in launches:
-            member = members[planned.label]
-            on_start(planned)
-            load = os.getloadavg()[0]
-            started = time.monotonic()
-            run_id, outcome = run_stored(
-                store, member.impl, planned.processes, member.core, suite,
-                matrix.core_args((args_for or {}).get(planned.label, args), planned.processes),
-                Path(scratch) / f"launch-{planned.index}.jsonl", timeout=timeout, quiet=quiet,
-                placement=(placement_for or {}).get(planned.label, placement), srun=(srun or {}).get(planned.label))
-            studies.add_run(store, study, run_id, planned.label)
-            done = matrix.Done(planned, run_id, outcome.status, outcome.message, outcome.results,
-                               time.monotonic() - started, load)
-            finished.append(done)
-            on_done(done)
-            if outcome.status == "interrupted":
-                break
+    for planned in launches:
+        member = members[planned.label]
+        on_start(planned)
+        load = os.getloadavg()[0]
+        started = time.monotonic()
+        run_id, outcome = run_stored(
+            store, member.impl, planned.processes, member.core, suite,
+            matrix.core_args((args_for or {}).get(planned.label, args), planned.processes), None,
+            timeout=timeout, quiet=quiet, placement=(placement_for or {}).get(planned.label, placement),
+            srun=(srun or {}).get(planned.label))
+        studies.add_run(store, study, run_id, planned.label)
+        done = matrix.Done(planned, run_id, outcome.status, outcome.message, outcome.results,
+                           time.monotonic() - started, load)
+        finished.append(done)
+        on_done(done)
+        if outcome.status == "interrupted":
+            break
     return finished

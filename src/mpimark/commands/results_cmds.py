@@ -11,22 +11,21 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.commands import console, db_option, error_line, jobs, note
+from mpimark.commands import console, db_option, error_line, jobs, note, recording
 from mpimark.presentation import imb_text, placement, study_export, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
+from mpimark.records.mpi_library import label as library_label
 from mpimark.records.results import group_results, read_records, ResultsError
 from mpimark.storage.selection import load
-from mpimark.storage.store import default_path, RunRow, Store
+from mpimark.storage.store import default_path, owner_alive, RunRow, Store
 
 FORMATS = ("table", *EXPORTS)
 
 
 def _mpi(row: RunRow) -> str:
-    # "Open MPI v4.1.4, package: ..." -> "Open MPI v4.1.4": the rest does not fit a table.
-    if row.mpi_library_version:
-        return row.mpi_library_version.split(",")[0]
-    return row.mpi_name or "?"
+    # "Open MPI v4.1.4, package: ..." -> "Open MPI 4.1.4": the rest does not fit a table.
+    return library_label(row.mpi_library_version) or row.mpi_name or "?"
 
 
 @click.command()
@@ -37,9 +36,12 @@ def runs(db: str | None) -> None:
     if not path.exists():  # nothing stored yet is not an error
         click.echo(f"no runs stored in {path}")
         return
-    with Store(path, create=False) as store:
-        for done in jobs.refresh(store, news=note):  # Slurm jobs: their state now, and the ended ones stored
+    with Store(path, for_reading=True) as store:
+        # Slurm jobs: their state now, and the ended ones stored (not into a database that cannot be written)
+        for done in ([] if store.readonly else jobs.refresh(store, news=note)):
             note(jobs.describe(done))
+        if not store.readonly:  # runs whose mpimark died: what their streams hold stored, marked incomplete
+            recording.recover(store, on_recovered=lambda run_id, why: note(f"run {run_id}: {why}"))
         rows = store.runs()
         slurm_jobs = {job.run_id: job for job in store.jobs()}
     if not rows:
@@ -54,7 +56,7 @@ def runs(db: str | None) -> None:
         table.add_column("Slurm job", no_wrap=True)
     for row in rows:
         style = None if row.status == "complete" else "yellow"
-        cells = [row.id, row.started_utc, row.status, row.suite, _mpi(row), row.processes or row.requested_processes,
+        cells = [row.id, row.started_utc, _status(row), row.suite, _mpi(row), row.processes or row.requested_processes,
                  placement.shape(row.nodes, row.ranks_per_node), ", ".join(row.hosts), row.results]
         if slurm_jobs:
             job = slurm_jobs.get(row.id)
@@ -62,6 +64,26 @@ def runs(db: str | None) -> None:
             cells.append("" if job is None else f"{job.job_id} {job.state}{reason}")
         table.add_row(*(Text(str(cell)) for cell in cells), style=style)  # Text: no rich markup in names
     console(sys.stdout).print(table)
+
+
+def _status(row: RunRow) -> str:
+    if row.status == "running" and owner_alive(row.owner) is False:
+        return "running, but its mpimark died ('mpimark recover')"
+    return row.status
+
+
+@click.command()
+@db_option
+def recover(db: str | None) -> None:
+    """Finish the runs whose mpimark died (kill -9, a lost terminal): store what their streams hold, as incomplete.
+
+    A run is left alone while its mpimark (the process id and start time stored with it) still runs,
+    and when it runs on another host. 'mpimark runs' and 'mpimark run' do this too."""
+    path = Path(db) if db else default_path()
+    with Store(path, create=False) as store:
+        done = recording.recover(store, on_recovered=lambda run_id, why: click.echo(f"run {run_id}: {why}"))
+    if not done:
+        click.echo("no run to recover")
 
 
 @click.command()
@@ -76,7 +98,7 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
     start-up runs (the launches of one `mpimark startup --repeat K`) make
     one table, with the median over them.
     """
-    with Store(db, create=False) as store:
+    with Store(db, for_reading=True) as store:
         unstored = [job for job in (store.job(run_id) for run_id in run_ids) if job and not job.collected_utc]
         if unstored:
             for done in jobs.refresh(store, unstored, news=note):
@@ -136,12 +158,12 @@ def export_command(selector: str, fmt: str, per_sample: bool, output: str | None
     """Write a stored run as JSON Lines, CSV, Markdown or IMB text; or a study (STUDY, STUDY:IMPL, several
     runs as a selector) as one tidy CSV or JSON Lines table of every run's rows (or samples)."""
     if selector.isdigit() and not per_sample:
-        with Store(db, create=False) as store:
+        with Store(db, for_reading=True) as store:
             text = export(store.run(int(selector)), store.records(int(selector)), fmt)
     else:
         if fmt not in ("csv", "json"):
             raise click.UsageError(f"a study exports as csv or json, not {fmt}")
-        with Store(db, create=False) as store:
+        with Store(db, for_reading=True) as store:
             series = load(store, [selector])
         text = study_export.export(series, fmt, per_sample)
     if output is None:
@@ -195,4 +217,4 @@ def _write(stream: TextIO, run: dict, tables: dict, fmt: str, records: list[dict
         stream.write(EXPORTS[fmt](run, tables))
 
 
-COMMANDS = (runs, show, export_command, summary, validate)
+COMMANDS = (runs, recover, show, export_command, summary, validate)

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from mpimark.analysis.statistics import MIN_SAMPLES
 from mpimark.commands import console, db_option, error_line, note, recording
-from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, PassThroughCommand, placement, \
+from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, PassThroughCommand, placement, Seconds, \
     placement_options, suite_and_args
 from mpimark.execution import build, matrix, mpi, slurm
 from mpimark.storage import studies
@@ -73,7 +73,7 @@ def _members(names: list[str]) -> list[matrix.Member]:
 @click.option("--seed", type=click.IntRange(min=0), help="Shuffle each round's order with this seed.")
 @click.option("--study", metavar="NAME", help="Study name [default: matrix-<UTC date and time>].")
 @click.option("--append", is_flag=True, help="Add to an existing study instead of refusing its name.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+@click.option("--timeout", type=Seconds(), metavar="SECONDS",
               help="Kill a launch after this long and store it as failed; the study goes on.")
 @click.option("--tables", is_flag=True, help="Print IMB's tables of every launch.")
 @launcher_options

@@ -16,13 +16,12 @@ table; mpimark's own messages go to stderr.
 from __future__ import annotations
 
 import statistics
-import tempfile
 from pathlib import Path
 
 import click
 
 from mpimark.commands import db_option, error_line, note, recording, tilde
-from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, mpi_options, PassThroughCommand, \
+from mpimark.commands.options import exit_status, launcher_options, Seconds, mpi_options, PassThroughCommand, \
     placement, placement_options
 from mpimark.execution import build, launch, mpi, slurm
 from mpimark.execution.placement import Placement
@@ -40,7 +39,7 @@ def _common(function):
     function = click.option("--json", "json_file", type=click.Path(dir_okay=False, writable=True),
                             help="Also keep the core's JSON Lines results stream in this file.")(function)
     function = db_option(function)
-    function = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+    function = click.option("--timeout", type=Seconds(), metavar="SECONDS",
                             help="Kill the job after this long and mark the run failed.")(function)
     function = launcher_options(function)
     function = mpi_options(function)
@@ -80,14 +79,14 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
     impl = mpi.find(mpi_name, mpi_prefix)
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
-    with Store(db) as store, tempfile.TemporaryDirectory(prefix=f"mpimark-{tool}-") as scratch:
+    with Store(db) as store:
         for index in range(repeat):
             if json_file:
                 json_path = Path(json_file).resolve()
                 if repeat > 1:  # one file per launch: FILE.1.jsonl, FILE.2.jsonl, ...
                     json_path = json_path.with_name(f"{json_path.stem}.{index + 1}{json_path.suffix or '.jsonl'}")
             else:
-                json_path = Path(scratch) / f"{tool}-{index + 1}.jsonl"
+                json_path = None  # beside the database, removed once stored (recording.run_stored)
             run_id, outcome = recording.run_stored(store, impl, processes, core, tool, args, json_path,
                                                    timeout=timeout, quiet=quiet, stamp_env=stamp_env, placement=where,
                                                    srun=srun)
@@ -102,7 +101,7 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
 def _fail_if_incomplete(ctx: click.Context, run_id: int, outcome: launch.Outcome) -> None:
     if outcome.status != "complete":
         error_line(f"run {run_id} {outcome.status}: {outcome.message}")
-        ctx.exit(EXIT_INTERRUPTED if outcome.status == "interrupted" else 1)
+        ctx.exit(exit_status(outcome))
 
 
 # ------------------------------------------------------------------- b_eff

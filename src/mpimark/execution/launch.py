@@ -17,6 +17,8 @@ The launcher runs in a session of its own, so a Ctrl-C at the terminal
 reaches mpimark alone and mpimark ends the job in order: SIGTERM to the
 launcher's process group and to every process under it (Open MPI and MPICH
 put each rank in a process group of its own), SIGKILL after a grace period.
+Should mpimark die without doing so (kill -9), a guard (guard.py) watching
+a pipe only mpimark holds ends every process of that session.
 """
 
 from __future__ import annotations
@@ -38,15 +40,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, \
     TimeRemainingColumn
 
-from mpimark.execution.mpi import cores, identify, launch_flags, MpiImpl
+from mpimark.execution import guard
+from mpimark.execution.mpi import cores, launch_flags, MpiImpl
 from mpimark.execution.placement import launcher_args, launcher_env, launcher_for, Placement
 from mpimark.execution.slurm import Srun
+from mpimark.records.mpi_library import identify
 from mpimark.records.results import parse_record
 
 GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down
 POLL_S = 0.1
 CORE_ERROR = "mpimark-core: error: "
 CORE_WARNING = "mpimark-core: warning: "
+STARTING_NEWS_S = 10.0  # while the launcher starts the ranks (no run record yet): a line this often
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # each ends the job in order: status interrupted
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,17 @@ class Outcome:
     # launcher started, and when mpimark saw it exit (None if it was ended by mpimark).
     launch_ns: int | None = None
     exit_ns: int | None = None
+    # The core's own exit status when it said why it stopped (CORE_EXITS), passed on by `mpimark run`.
+    core_exit: int | None = None
+
+
+# The core's exit statuses that say what went wrong (README, "Exit status").
+CORE_EXITS = {2: "bad input", 3: "out of memory", 4: "-check found wrong data"}
+
+
+def _core_exit(returncode: int | None, core_errors: list[str]) -> int | None:
+    # The launchers pass a rank's non-zero status on; it is the core's when the core said why.
+    return returncode if core_errors and returncode in CORE_EXITS else None
 
 
 def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
@@ -113,7 +130,8 @@ def judge(json_path: Path | str, stderr_text: str, returncode: int | None, *, im
     core_errors = [line[len(CORE_ERROR):].strip() for line in lines if line.startswith(CORE_ERROR)]
     launcher_lines = [line + "\n" for line in lines if not line.startswith((CORE_ERROR, CORE_WARNING))]
     status, message = _verdict(None, returncode, seen, core_errors, launcher_lines, None, launcher)
-    return records, Outcome(status, message, returncode, seen.records, seen.results)
+    return records, Outcome(status, message, returncode, seen.records, seen.results,
+                            core_exit=_core_exit(returncode, core_errors))
 
 
 def check_run_record(record: dict, impl: MpiImpl, processes: int, count_hint: str | None = None) -> str | None:
@@ -166,6 +184,7 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                                stderr=subprocess.PIPE, start_new_session=True)
     except OSError as exc:
         return Outcome("failed", f"cannot start {argv[0]}: {exc.strerror}", None, 0, 0)
+    watcher = _watch(job.pid)  # ends the job should mpimark die without ending it
     launcher_lines: list[str] = []
     core_errors: list[str] = []
     pumps = [threading.Thread(target=_pump, args=(job.stdout, display.table_line), daemon=True),
@@ -175,7 +194,10 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
         pump.start()
     tail = _Tail(Path(json_path))
     deadline = time.monotonic() + timeout if timeout else None
+    started = time.monotonic()
+    news = started + STARTING_NEWS_S
     stop: str | None = None  # why mpimark ended the job: interrupted | timeout
+    stop_signal: str | None = None  # with interrupted: the signal's name
     drain = False  # false while an exception (from on_record) is on its way out
     with display, _interrupts() as interrupted:
         try:
@@ -188,8 +210,13 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                 display.tick()
                 if ended:
                     break
+                if seen.run is None and time.monotonic() >= news:  # many ranks, or a slow launcher
+                    display.note(f"mpimark: {Path(argv[0]).name} is still starting {processes} processes "
+                                 f"({time.monotonic() - started:.0f} s)\n")
+                    news += STARTING_NEWS_S
                 if interrupted.is_set():
                     stop = "interrupted"
+                    stop_signal = getattr(interrupted, "signal_name", None)
                     break
                 if deadline is not None and time.monotonic() > deadline:
                     stop = "timeout"
@@ -200,16 +227,19 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                 _end_job(job)
             for pid in _descendants_of_session(job.pid):  # ranks a dead or killed launcher left behind
                 _signal(lambda: os.kill(pid, signal.SIGKILL))
+            _release(watcher)
             if drain:  # what the core finished before it ended is kept too
                 for record in tail.read(seen, final=True):
                     _take(record, seen, on_record, display)
     for pump in pumps:
         pump.join(timeout=GRACE_S)  # a rank orphaned by SIGKILL may hold the pipe open: do not wait for it
-    status, message = _verdict(stop, job.returncode, seen, core_errors, launcher_lines, timeout, Path(argv[0]).name)
+    status, message = _verdict(stop, job.returncode, seen, core_errors, launcher_lines, timeout, Path(argv[0]).name,
+                               stop_signal)
     if status == "complete" or (status == "failed" and seen.run is None and not core_errors):
         for line in launcher_lines:  # the MPI's own warnings, or why the launcher refused to start
             display.note(line)
-    return Outcome(status, message, job.returncode, seen.records, seen.results, launch_ns, exit_ns)
+    return Outcome(status, message, job.returncode, seen.records, seen.results, launch_ns, exit_ns,
+                   None if stop else _core_exit(job.returncode, core_errors))
 
 
 # ---------------------------------------------------------------- records
@@ -275,12 +305,13 @@ class _Tail:
 
 
 def _verdict(stop: str | None, returncode: int | None, seen: _Seen, core_errors: list[str],
-             launcher_lines: list[str], timeout: float | None, launcher: str) -> tuple[str, str | None]:
+             launcher_lines: list[str], timeout: float | None, launcher: str,
+             stop_signal: str | None = None) -> tuple[str, str | None]:
     kept = f"the {seen.results} results received are kept"
     if seen.mismatch:
         return "failed", seen.mismatch
     if stop == "interrupted":
-        return "interrupted", f"interrupted; {kept}"
+        return "interrupted", f"the job was ended on {stop_signal or 'a signal'}; {kept}"
     if stop == "timeout":
         return "failed", f"timed out after {timeout:g} s (--timeout); the job was killed, {kept}"
     if core_errors:  # the core said why, in one line (exit 2 bad input, 3 out of memory, 4 -check)
@@ -305,6 +336,37 @@ def _verdict(stop: str | None, returncode: int | None, seen: _Seen, core_errors:
 
 
 # --------------------------------------------------------------- processes
+
+
+def _watch(session: int) -> tuple[subprocess.Popen, int] | None:
+    """Start the guard (execution/guard.py) on the job's session: it, and the write end of its pipe; or None."""
+    read, write = os.pipe()
+    try:
+        watcher = subprocess.Popen([sys.executable, "-m", "mpimark.execution.guard", str(read), str(session)],
+                                   pass_fds=(read,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        os.close(write)
+        return None  # no guard: the job is still ended in order by everything but a kill -9
+    finally:
+        os.close(read)
+    return watcher, write
+
+
+def _release(watching: tuple[subprocess.Popen, int] | None) -> None:
+    """Tell the guard the job was ended here: it exits without touching anything."""
+    if watching is None:
+        return
+    watcher, write = watching
+    try:
+        os.write(write, b"x")
+    except OSError:
+        pass
+    os.close(write)
+    try:
+        watcher.wait(timeout=GRACE_S)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def _wait(job: subprocess.Popen, seconds: float) -> bool:
@@ -347,23 +409,8 @@ def _signal(send: Callable[[], None]) -> None:
         pass  # already gone
 
 
-def _processes() -> dict[int, tuple[int, int]]:
-    """pid -> (parent pid, session id) of every process, from /proc."""
-    table = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stream:
-                fields = stream.read().rsplit(b")", 1)[1].split()  # the name in parentheses may hold spaces
-        except OSError:
-            continue
-        table[int(entry)] = (int(fields[1]), int(fields[3]))
-    return table
-
-
 def _descendants(root: int) -> list[int]:
-    table = _processes()
+    table = guard.processes()
     children: dict[int, list[int]] = {}
     for pid, (parent, _) in table.items():
         children.setdefault(parent, []).append(pid)
@@ -378,12 +425,14 @@ def _descendants(root: int) -> list[int]:
 def _descendants_of_session(session: int) -> list[int]:
     # Ranks orphaned by their launcher are re-parented to init but stay in its session
     # (unless they started their own, as hydra's proxies do; those die with the launcher).
-    return [pid for pid, (_, sid) in _processes().items() if sid == session and pid != os.getpid()]
+    return [pid for pid, (_, sid) in guard.processes().items() if sid == session and pid != os.getpid()]
 
 
 @contextmanager
 def _interrupts() -> Iterator[threading.Event]:
-    """An event set by Ctrl-C (SIGINT) or SIGTERM while the job runs.
+    """An event set by Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal went away) while the job runs.
+
+    The event's signal_name says which signal came first.
 
     A flag, not KeyboardInterrupt: an exception could land between storing a
     record and counting it, losing or doubling it. The loop looks at the flag
@@ -394,8 +443,14 @@ def _interrupts() -> Iterator[threading.Event]:
         yield event  # signal handlers belong to the main thread; there, the caller ends the job
         return
     # A signal ignored on purpose (nohup, a shell's background job) stays ignored.
-    wanted = [sig for sig in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(sig) is not signal.SIG_IGN]
-    previous = {sig: signal.signal(sig, lambda signum, frame: event.set()) for sig in wanted}
+    wanted = [sig for sig in INTERRUPTS if signal.getsignal(sig) is not signal.SIG_IGN]
+
+    def handler(signum: int, frame: object) -> None:
+        if not event.is_set():
+            event.signal_name = signal.Signals(signum).name  # type: ignore[attr-defined]
+        event.set()
+
+    previous = {sig: signal.signal(sig, handler) for sig in wanted}
     try:
         yield event
     finally:

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from mpimark.errors import MpimarkError
 from mpimark.paths import cache_dir, data_dir
+from mpimark.records.mpi_library import identify
 
 
 class MpiError(MpimarkError):
@@ -50,11 +51,6 @@ class MpiError(MpimarkError):
 
 
 # kind, vendor, how the version follows in the first line of MPI_Get_library_version
-VENDORS = (
-    ("openmpi", "Open MPI", re.compile(r"^Open MPI v(\S+?),")),  # Open MPI v4.1.4, package: ...
-    ("mpich", "MPICH", re.compile(r"^MPICH Version:\s*(\S+)")),  # MPICH Version:<TAB>4.0.2
-    ("impi", "Intel MPI", re.compile(r"^Intel\(R\) MPI Library (\S+)")),  # Intel(R) MPI Library 2021.18.1 for ...
-)
 
 # Debian's wrappers and the launcher of the same vendor, first found wins.
 DEBIAN_WRAPPERS = (
@@ -226,15 +222,6 @@ def _path_without(directory: Path) -> str:
     # A wheel's bin/ on PATH is the wheel, found as such; not the system MPI.
     entries = os.environ.get("PATH", os.defpath).split(os.pathsep)
     return os.pathsep.join(e for e in entries if e and os.path.realpath(e) != os.path.realpath(directory))
-
-
-def identify(library_version: str) -> tuple[str, str, str]:
-    """(kind, vendor, version) from the first line of MPI_Get_library_version."""
-    for kind, vendor, pattern in VENDORS:
-        match = pattern.match(library_version)
-        if match:
-            return kind, vendor, match.group(1)
-    return "mpi", library_version.split(" ")[0] or "unknown", "unknown"
 
 
 def _describe(c: _Candidate, taken: set[str]) -> MpiImpl:

@@ -6,7 +6,6 @@ reuses. Renderers return text or rich renderables; the CLI writes them.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 
@@ -15,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, NO_DIFFERENCE, UNTESTED
+from mpimark.presentation.cells import csv_writer, markdown
 from mpimark.presentation.summary import Column
 from mpimark.records.figures import Key
 
@@ -134,25 +134,26 @@ def to_rich(comparison: Comparison, a: str, b: str) -> Group:
 
 
 def _markdown_cell(column: Column, row: ComparisonRow) -> str:
-    text = _cell(column, row)
+    text = markdown(_cell(column, row))
     return f"**{text}**" if column.key == "verdict" and row.significant else text
 
 
 def to_markdown(comparison: Comparison, a: str, b: str) -> str:
     cols = columns(comparison)
-    headers = [c.header for c in cols]
-    lines = ["| " + " | ".join(headers) + " |",
+    lines = ["| " + " | ".join(markdown(c.header) for c in cols) + " |",
              "|" + "|".join("---:" if c.key in NUMERIC else "---" for c in cols) + "|"]
     lines += ["| " + " | ".join(_markdown_cell(c, row) for c in cols) + " |" for row in comparison.rows]
     if comparison.rows:
-        lines.append("| " + " | ".join(f"**{cell}**" if cell else "" for cell in _geomean_cells(comparison)) + " |")
-    return "\n".join(lines + [""] + [f"- {line}" for line in footnotes(comparison, a, b)]) + "\n"
+        lines.append("| " + " | ".join(f"**{markdown(cell)}**" if cell else "" for cell in _geomean_cells(comparison))
+                     + " |")
+    notes = [f"- {markdown(line, cell=False)}" for line in footnotes(comparison, a, b)]
+    return "\n".join(lines + [""] + notes) + "\n"
 
 
 def to_csv(comparison: Comparison, a: str, b: str) -> str:
     # Raw values, not rounded ones: CSV is for further computation.
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(["benchmark", "processes", "mode", "group", "bytes", "median_a_usec", "median_b_usec",
                      "n_a", "n_b", "ratio_b_a", "shift_usec", "shift_low_usec", "shift_high_usec", "p_value",
                      "p_adjusted", "correction", "significant", "verdict", "in_geomean", "note"])
@@ -289,17 +290,21 @@ def many_to_rich(baseline: str, pairs: Pairs, described: dict[str, str]) -> Grou
 
 def many_to_markdown(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
     headers = _wide_headers(baseline, pairs)
-    lines = ["| " + " | ".join(headers) + " |", "|---|" + "|".join("---:" for _ in headers[1:]) + "|"]
-    lines += ["| " + " | ".join(_wide_cells(b, rows, key)) + " |" for key, b, rows in _wide_rows(pairs)]
+    lines = ["| " + " | ".join(markdown(h) for h in headers) + " |",
+             "|---|" + "|".join("---:" for _ in headers[1:]) + "|"]
+    lines += ["| " + " | ".join(markdown(c) for c in _wide_cells(b, rows, key)) + " |"
+              for key, b, rows in _wide_rows(pairs)]
     if any(c.rows for _, c in pairs):
-        lines.append("| " + " | ".join(f"**{cell}**" if cell else "" for cell in _wide_geomean(pairs)) + " |")
-    return "\n".join(lines + [""] + [f"- {line}" for line in many_footnotes(baseline, pairs, described)]) + "\n"
+        lines.append("| " + " | ".join(f"**{markdown(cell)}**" if cell else "" for cell in _wide_geomean(pairs))
+                     + " |")
+    notes = [f"- {markdown(line, cell=False)}" for line in many_footnotes(baseline, pairs, described)]
+    return "\n".join(lines + [""] + notes) + "\n"
 
 
 def many_to_csv(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
     """Long format: the pairwise CSVs one below the other, each row saying which pair (a, b) it belongs to."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     for i, (label, comparison) in enumerate(pairs):
         rows = list(csv.reader(io.StringIO(to_csv(comparison, baseline, label))))
         for j, row in enumerate(rows):

@@ -6,12 +6,12 @@ and returns text; the CLI decides where it goes.
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from collections.abc import Callable
 
 from mpimark.presentation import imb_text, tools
+from mpimark.presentation.cells import csv_writer
 from mpimark.presentation.summary import Column, COLUMNS as SUMMARY_COLUMNS, describe_run, to_markdown
 from mpimark.records.results import group_results, schema
 from mpimark.storage.store import RunRow
@@ -87,7 +87,7 @@ def to_csv(row: RunRow, records: list[dict]) -> str:
     # The overlap figures (IMB-NBC, MPI-4, Truly_passive_put) flattened, rank as overlap_rank.
     overlap_fields = _scalar_fields("overlap") if any(r.get("overlap") for r in results) else []
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(["run_id", *fields, *distribution_fields,
                      *(f"overlap_{f}" if f == "rank" else f for f in overlap_fields)])
     for result in results:
@@ -95,7 +95,7 @@ def to_csv(row: RunRow, records: list[dict]) -> str:
         overlap = result.get("overlap") or {}
         values = [row.id, *(result.get(f) for f in fields), *(distribution.get(f) for f in distribution_fields),
                   *(overlap.get(f) for f in overlap_fields)]
-        writer.writerow(["" if v is None else v for v in values])
+        writer.writerow(values)
     return out.getvalue()
 
 

@@ -7,7 +7,6 @@ and JSON cannot disagree about what a column holds. Renderers return text
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from mpimark.presentation.cells import csv_writer, markdown
 from mpimark.records.results import TableKey
 
 Tables = dict[TableKey, list[dict]]
@@ -110,27 +110,28 @@ def to_rich(run: dict | None, tables: Tables) -> Group:
 def to_markdown(run: dict | None, tables: Tables, *, columns: tuple[Column, ...] = COLUMNS,
                 heading: str = "# mpimark summary", description: str | None = None) -> str:
     """export.py passes its own columns, heading and description (a run without a run record)."""
-    lines = [heading, "", description if description is not None else describe_run(run)]
+    # Names, hosts and library strings come from outside: markdown() keeps them text.
+    lines = [heading, "", markdown(description if description is not None else describe_run(run), cell=False)]
     for key, results in tables.items():
         shown = _shown_columns(results, columns)
-        lines += ["", f"## {key.title()}", ""]
-        lines.append("| " + " | ".join(c.header for c in shown) + " |")
+        lines += ["", f"## {markdown(key.title(), cell=False)}", ""]
+        lines.append("| " + " | ".join(markdown(c.header) for c in shown) + " |")
         lines.append("|" + "|".join("---:" if _numeric(c) else "---" for c in shown) + "|")
-        lines += ["| " + " | ".join(_cell(c, r) for c in shown) + " |" for r in results]
+        lines += ["| " + " | ".join(markdown(_cell(c, r)) for c in shown) + " |" for r in results]
     return "\n".join(lines) + "\n"
 
 
 def to_csv(run: dict, tables: Tables) -> str:
     # One long table: a CSV file holds one table, so the key goes in columns.
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     fields = _key_fields(tables)
     columns = _present([r for results in tables.values() for r in results], COLUMNS)
     writer.writerow([*fields, *(c.header for c in columns)])
     for key, results in tables.items():
         for result in results:
             values = [*(getattr(key, f) for f in fields), *(c.value(result) for c in columns)]
-            writer.writerow(["" if v is None else v for v in values])
+            writer.writerow(values)
     return out.getvalue()
 
 

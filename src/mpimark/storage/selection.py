@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mpimark.storage import studies
+from mpimark.records.mpi_library import label as library_label
 from mpimark.storage.store import RunRow, Store, StoreError
 
 
@@ -40,10 +41,8 @@ class Series:
 
 
 def run_label(row: RunRow) -> str:
-    """The MPI library as a legend names it: "Open MPI v4.1.4" from its long version string."""
-    if row.mpi_library_version:
-        return row.mpi_library_version.split(",")[0].strip() or f"run {row.id}"
-    return row.mpi_name or f"run {row.id}"
+    """The MPI library as a legend names it: "Open MPI 4.1.4" from its long version string."""
+    return library_label(row.mpi_library_version) or row.mpi_name or f"run {row.id}"
 
 
 def _load(store: Store, run_id: int) -> LoadedRun:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
@@ -187,6 +188,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             mpi TEXT NOT NULL               -- JSON: the implementation, to check the run record against
         )""",
     ),
+    # 5: who writes a running run (JSON: host, boot id, pid, start time of that mpimark process), so a run
+    # whose mpimark died is seen as such, and where its stream file is, so `mpimark recover` can store it.
+    (
+        "ALTER TABLE runs ADD COLUMN owner TEXT",
+        "ALTER TABLE runs ADD COLUMN stream_path TEXT",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
@@ -237,11 +244,53 @@ class RunRow:
     placement: dict | None = None
     nodes: int | None = None
     ranks_per_node: list[int] | None = None
+    # The mpimark process that writes the run while it runs (owner_now()) and the stream file it reads.
+    owner: dict | None = None
+    stream_path: str | None = None
+
+
+def _process_start(pid: int) -> int | None:
+    """The start time of a process (clock ticks since boot, /proc/PID/stat field 22), None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            return int(stream.read().rsplit(b")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _boot_id() -> str | None:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return None
+
+
+def owner_now() -> dict:
+    """This process as the owner of a run: host, boot, pid and start time (a pid alone is reused)."""
+    pid = os.getpid()
+    return {"host": socket.gethostname(), "boot_id": _boot_id(), "pid": pid, "start": _process_start(pid)}
+
+
+def owner_alive(owner: dict | None) -> bool | None:
+    """Whether the process that owns a run still runs: None when that cannot be told from here (another host)."""
+    if not owner:
+        return None
+    if owner.get("host") != socket.gethostname():
+        return None
+    if owner.get("boot_id") and owner.get("boot_id") != _boot_id():
+        return False  # the machine was restarted since
+    start = _process_start(int(owner["pid"]))
+    return start is not None and start == owner.get("start")
 
 
 def steering_environment(env: Mapping[str, str]) -> dict[str, str]:
     """The variables of env that steer MPI, sorted by name."""
     return {k: env[k] for k in sorted(env) if k.startswith(STEERING_PREFIXES)}
+
+
+def writable(path: Path) -> bool:
+    """Whether path (a file or a directory) may be written: permissions and a read-only file system alike."""
+    return os.access(path, os.W_OK)
 
 
 def default_path() -> Path:
@@ -289,13 +338,23 @@ def _insert(conn: sqlite3.Connection, table: str, run_id: int, seq: int, columns
 
 class Store:
     def __init__(self, path: str | Path | None = None, *, timeout_s: float = BUSY_TIMEOUT_S,
-                 create: bool = True) -> None:
+                 create: bool = True, for_reading: bool = False) -> None:
         """Open (and create or migrate) the database at path, $MPIMARK_DB or the default path.
 
         create=False refuses a missing file instead of creating it, for
         commands that only read (a typo in --db should not make a new file).
+        for_reading=True (implies create=False), for commands that only read:
+        where the file or its directory cannot be written (a read-only file
+        system, another user's directory), the database is opened read-only
+        (self.readonly): SQLite's mode=ro, and immutable=1 where the directory
+        is not writable (WAL would need to create its -shm file there; rows
+        still in a -wal file are then not seen). Nothing is migrated then: an
+        older database is refused with what to do.
         """
+        create = create and not for_reading
         self.path = Path(path) if path else default_path()
+        self.readonly = for_reading and self.path.exists() and not (
+            writable(self.path) and writable(self.path.resolve().parent))
         # launch.py may hand records over from a reader thread: share one
         # connection across threads, one statement sequence at a time.
         self._lock = threading.RLock()
@@ -308,6 +367,9 @@ class Store:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
                     raise StoreError(f"cannot create {self.path.parent}: {exc.strerror}") from None
+        if self.readonly:
+            self._open_readonly(timeout_s)
+            return
         try:
             with self._guard():
                 # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE below).
@@ -319,6 +381,28 @@ class Store:
                 # a power cut can drop the last few commits.
                 self._conn.execute("PRAGMA synchronous=NORMAL")
                 self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_readonly(self, timeout_s: float) -> None:
+        uri = self.path.resolve().as_uri() + "?mode=ro"
+        if not writable(self.path.resolve().parent):
+            uri += "&immutable=1"
+        try:
+            with self._guard():
+                self._conn = sqlite3.connect(uri, uri=True, timeout=timeout_s, isolation_level=None,
+                                             check_same_thread=False)
+                conn = self._connection()
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                self._check_identity(version, conn.execute("PRAGMA application_id").fetchone()[0])
+                if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    raise StoreError(f"{self.path} is not an mpimark results database (it has other tables); "
+                                     "use --db")
+                if version < SCHEMA_VERSION:
+                    raise StoreError(f"{self.path} was written by an older mpimark (database version {version}) "
+                                     f"and cannot be upgraded where it is (read-only); copy it somewhere writable "
+                                     "and use --db")
         except BaseException:
             self.close()
             raise
@@ -435,19 +519,46 @@ class Store:
 
     def begin_run(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
                   mpi_prefix: str | None, requested_processes: int, suite: str,
-                  placement: Mapping | None = None) -> int:
-        """A new run in status 'running'; only the MPI-steering part of environment is kept.
+                  placement: Mapping | None = None, stream_path: str | Path | None = None) -> int:
+        """A new run in status 'running', owned by this process; only the MPI-steering part of environment is kept.
 
         placement: what was asked for (Placement.to_record()), None for the launcher's defaults.
+        stream_path: the stream file the records come from, for `mpimark recover` should this process die.
         """
         with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
-                " launch_command, environment, placement) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
+                " launch_command, environment, placement, owner, stream_path)"
+                " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (_now_utc(), suite, mpi_name, mpi_prefix, requested_processes, _dumps(list(launch_command)),
-                 _dumps(steering_environment(environment)), None if placement is None else _dumps(dict(placement))),
+                 _dumps(steering_environment(environment)), None if placement is None else _dumps(dict(placement)),
+                 _dumps(owner_now()), None if stream_path is None else str(stream_path)),
             )
             return int(cursor.lastrowid)
+
+    def add_run(self, *, records: list[dict], status: str, message: str | None, **meta) -> int:
+        """A whole run in one transaction (begin_run's meta, the records, the final status): all or nothing.
+
+        For imports: an mpimark killed half way leaves no run behind, rather than a 'running' one.
+        """
+        texts = []
+        with self.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
+                " launch_command, environment, placement) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
+                (_now_utc(), meta["suite"], meta.get("mpi_name"), meta.get("mpi_prefix"),
+                 meta["requested_processes"], _dumps(list(meta["launch_command"])),
+                 _dumps(steering_environment(meta.get("environment") or {})),
+                 None if meta.get("placement") is None else _dumps(dict(meta["placement"]))))
+            run_id = int(cursor.lastrowid)
+            for record in records:
+                texts.append(self._record_text(run_id, record))
+                self._add(conn, run_id, record, texts[-1])
+            if status not in FINAL_STATUSES:
+                raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
+            conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
+                         (status, message, _now_utc(), run_id))
+        return run_id
 
     def add_record(self, run_id: int, record: dict) -> None:
         """Store one record of the stream (run, result, event or end) and commit."""
@@ -502,6 +613,30 @@ class Store:
             self._require_run(conn, run_id)
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
                          (status, message, _now_utc(), run_id))
+
+    def recover_run(self, run_id: int, records: list[dict], message: str) -> int:
+        """A run whose mpimark died: the records its stream holds beyond those stored, and status incomplete.
+
+        records: the whole stream, in order; the first record_count of them are stored already.
+        One transaction, so recovering twice cannot store a record twice.
+        """
+        with self.transaction() as conn:
+            stored = self._require_run(conn, run_id)[0]
+            for record in records[stored:]:
+                self._add(conn, run_id, record, self._record_text(run_id, record))
+            conn.execute("UPDATE runs SET status = 'incomplete', status_message = ?, finished_utc = ?,"
+                         " stream_path = NULL WHERE id = ? AND status = 'running'", (message, _now_utc(), run_id))
+        return max(0, len(records) - stored)
+
+    def stream_dir(self) -> Path:
+        """Where a launch's stream file lives while it runs: beside the database, so `recover` finds it."""
+        return self.path.resolve().parent / f"{self.path.name}.streams"
+
+    def delete_run(self, run_id: int) -> None:
+        """Remove a run and everything stored with it (its rows go with it: ON DELETE CASCADE)."""
+        with self.transaction() as conn:
+            self._require_run(conn, run_id)
+            conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 
     # -- Slurm batch jobs ----------------------------------------------------
 
@@ -576,13 +711,13 @@ class Store:
         "SELECT id, started_utc, finished_utc, status, status_message, suite, mpi_name, mpi_prefix,"
         " mpi_library_version, mpi_standard_version, requested_processes, processes, hosts, launch_command,"
         " environment, (SELECT count(*) FROM results WHERE results.run_id = runs.id), elapsed_s,"
-        " load_average_after, placement, nodes, ranks_per_node FROM runs"
+        " load_average_after, placement, nodes, ranks_per_node, owner, stream_path FROM runs"
     )
 
     @staticmethod
     def _run_row(row: tuple) -> RunRow:
         values = list(row)
-        for index in (12, 13, 14, 17, 18, 20):  # the JSON columns
+        for index in (12, 13, 14, 17, 18, 20, 21):  # the JSON columns
             values[index] = _loads(values[index])
         values[12] = values[12] or []
         return RunRow(*values)

@@ -437,7 +437,11 @@ int io_precheck(const options_t *o, const bench_desc *const *list, int n, char *
   MPI_Allreduce(&removed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (wrank == 0 && total > 0)
     fprintf(stderr, "mpimark-core: warning: removed %d file(s) that an interrupted run left in -iodir '%.200s'\n", total, dir);
-  bad = bad || probe_write(o, dir, wrank, msg, sizeof(msg)) || check_space(o, list, n, dir, P, msg, sizeof(msg));
+  bad = bad || probe_write(o, dir, wrank, msg, sizeof(msg));
+  /* Every rank's probe file is gone before any rank measures the free space:
+   * the others' probes must not count as used (a small tmpfs refused room it had). */
+  MPI_Barrier(MPI_COMM_WORLD);
+  bad = bad || check_space(o, list, n, dir, P, msg, sizeof(msg));
   if (bad && P > 1) {
     char host[MPI_MAX_PROCESSOR_NAME];
     int hl = 0;

@@ -155,6 +155,10 @@ static int parse_args(mpib_opts_t *o, int argc, char **argv, char *err) {
         break;
     }
   }
+  if (o->start > o->stop) {
+    snprintf(err, ERR_LEN, "-b %zu is larger than -e %zu: no message size to measure", o->start, o->stop);
+    return -1;
+  }
   if (!o->iters_set && !o->time_set) o->time_limit_us = DEFAULT_TIME_LIMIT_US;
   if (o->ops == 0) o->ops = (1u << N_OPS) - 1;
   return 0;

@@ -18,6 +18,8 @@ import math
 import re
 from pathlib import Path
 
+from mpimark.records.mpi_library import label as library_label
+
 MIB = 1 << 20
 # The closing line, as the core (and the original b_eff.c) writes it.
 CLOSING_LINE = re.compile(
@@ -81,7 +83,7 @@ def _num(value: float | None, width: int = 11) -> str:
 
 def heading(run: dict | None, result: dict) -> str:
     mode = result.get("mode") or "official"
-    mpi = ((run or {}).get("mpi") or {}).get("library_version", "").split(",")[0]
+    mpi = library_label(((run or {}).get("mpi") or {}).get("library_version"))
     hosts = ", ".join((run or {}).get("hosts") or [])
     parts = [f"b_eff ({'official run' if mode == 'official' else f'mode {mode}, not an official b_eff'})",
              f"{result['processes']} processes" + (f" on {hosts}" if hosts else ""),

@@ -83,29 +83,23 @@ def import_event(parsed: Parsed) -> dict:
     message += f"; {header})" if header else ")"
     if parsed.notes:
         message += "; " + "; ".join(parsed.notes)
+    if parsed.incomplete:
+        message += f"; incomplete: {parsed.incomplete}"
     return {"type": "event", "level": "info", "kind": "import", "message": message,
             "source_format": parsed.fmt, "source_file": str(parsed.path), "source": parsed.source,
             "notes": parsed.notes}
 
 
 def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | None = None) -> int:
-    """Store one parsed file as a run; returns its id.
+    """Store one parsed file as a run, in one transaction; returns its id.
 
-    Should the database fail half way, the run is marked failed rather than
-    left looking complete.
+    Should the database fail half way, or mpimark be killed, nothing of the
+    file is stored (no run left 'running' with part of the rows).
     """
     if isinstance(parsed, jsonl.Stream):
         return jsonl.store(store, parsed, mpi_name)
-    run_id = store.begin_run(
+    message = f"imported from {parsed.path}" + (f"; {parsed.incomplete}" if parsed.incomplete else "")
+    return store.add_run(
         launch_command=parsed.command_line, environment={}, mpi_name=mpi_name, mpi_prefix=None,
         requested_processes=max(r["processes"] for r in parsed.results), suite=f"imported:{parsed.fmt}",
-    )
-    try:
-        store.add_record(run_id, import_event(parsed))
-        for record in parsed.results:
-            store.add_record(run_id, record)
-    except BaseException:
-        store.finish_run(run_id, "failed", f"import of {parsed.path} stopped half way")
-        raise
-    store.finish_run(run_id, "complete", f"imported from {parsed.path}")
-    return run_id
+        records=[import_event(parsed), *parsed.results], status=parsed.status, message=message)

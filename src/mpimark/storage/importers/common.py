@@ -42,6 +42,11 @@ class Parsed:
     source: dict = field(default_factory=dict)  # tool, version, date, hosts, ... as the file says
     command_line: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # assumptions the importer had to make
+    incomplete: str | None = None  # why the file holds less than a whole run (stored as incomplete), or None
+
+    @property
+    def status(self) -> str:
+        return "incomplete" if self.incomplete else "complete"
 
 
 def number(text: str, path: Path, line: int, column: str, *, integer: bool = False) -> float | int:

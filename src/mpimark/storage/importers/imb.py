@@ -126,6 +126,9 @@ def _failure(words: list[str], line: str) -> str | None:
         if any(not re.fullmatch(r"[-+.\deE]+", w) for w in words) else None
 
 
+FINALIZE = "# All processes entering MPI_Finalize"  # IMB's last line, also in mpimark's IMB text of an ended run
+
+
 def parse(path: Path, lines: list[str]) -> Parsed:
     facts, command, part = _header_facts(lines)
     notes: list[str] = []
@@ -172,7 +175,21 @@ def parse(path: Path, lines: list[str]) -> Parsed:
     if not tables:
         raise fail(path, None, "no IMB table in the file (no '# Benchmarking' line)")
     source = {k: v for k, v in facts.items() if v}
-    return Parsed(path, "imb", results, source, command, notes)
+    runs = sum(line.strip() == FINALIZE for line in lines)
+    if runs > 1:  # cat run1.txt run2.txt > all.txt
+        notes.append(f"the file holds {runs} runs one after another ({runs} '{FINALIZE}' lines), stored as one "
+                     "run; split the file to keep them apart")
+    return Parsed(path, "imb", results, source, command, notes, _incomplete(lines, results))
+
+
+def _incomplete(lines: list[str], results: list[dict]) -> str | None:
+    """Why the output is not a whole run: no closing line (cut off, or the run died), or rows IMB skipped."""
+    if not any(line.strip() == FINALIZE for line in lines):
+        return f"the file ends before IMB's closing line '{FINALIZE}': cut off, or the run died"
+    skipped = sum(r["status"] != "ok" for r in results)
+    if skipped:
+        return f"{skipped} row(s) were not measured (time-out, out-of-mem, ...)"
+    return None
 
 
 def _row(path: Path, line: int, text: str, table: _Table, suite: str, data_type: str, red_type: str,

@@ -93,17 +93,10 @@ def parse(path: Path, text: str) -> Stream:
 
 
 def store(store: Store, stream: Stream, mpi_name: str | None = None) -> int:
-    """Store the stream as a run; returns its id. A database failure half way leaves the run marked failed."""
+    """Store the stream as a run, in one transaction (a killed import leaves nothing behind); returns its id."""
     run = stream.run
-    run_id = store.begin_run(launch_command=list(run.get("command_line") or []), environment={},
-                             mpi_name=mpi_name, mpi_prefix=None, requested_processes=run["processes"],
-                             suite=SUITE_WORDS.get(run["suite"], run["suite"]))
-    try:
-        for record in stream.records:
-            store.add_record(run_id, record)
-    except BaseException:
-        store.finish_run(run_id, "failed", f"import of {stream.path} stopped half way")
-        raise
     message = f"imported from {stream.path}" + (f"; {'; '.join(stream.notes)}" if stream.notes else "")
-    store.finish_run(run_id, stream.status, message)
-    return run_id
+    return store.add_run(launch_command=list(run.get("command_line") or []), environment={},
+                         mpi_name=mpi_name, mpi_prefix=None, requested_processes=run["processes"],
+                         suite=SUITE_WORDS.get(run["suite"], run["suite"]), records=list(stream.records),
+                         status=stream.status, message=message)
