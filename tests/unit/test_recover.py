@@ -7,7 +7,7 @@ import json
 from mpimark.storage.store import owner_alive, owner_now, Store
 
 from .cli_helpers import invoke
-from .records import end_record, event_record, result_record, run_record
+from .records import event_record, result_record, run_record
 
 STREAM = [run_record(), event_record(), result_record(bytes=0), result_record(), result_record(bytes=2048)]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 
@@ -14,6 +13,7 @@ from mpimark.commands import console, note
 from mpimark.errors import MpimarkError
 from mpimark.execution.core import FactsError, benchmark_facts
 from mpimark.paths import cache_dir
+from mpimark.presentation.cells import csv_writer
 from mpimark.records.benchmarks import Catalog
 
 
@@ -49,9 +49,10 @@ def list_command(suite: str | None, fmt: str) -> None:
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
         return
     if fmt == "csv":
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else ["suite"], lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        fields = list(rows[0]) if rows else ["suite"]
+        writer = csv_writer(sys.stdout)
+        writer.writerow(fields)
+        writer.writerows([row[f] for f in fields] for row in rows)
         return
     table = Table(title=Text("benchmarks (default: run when no names are given; * -check verifies data)"),
                   title_justify="left")

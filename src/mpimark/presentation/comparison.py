@@ -6,6 +6,7 @@ reuses. Renderers return text or rich renderables; the CLI writes them.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 
@@ -351,12 +352,14 @@ def gate_lines(gated: Gated, threshold: float) -> tuple[bool, list[str]]:
 
 def gate_markdown(gated: Gated, threshold: float) -> str:
     passed, lines = gate_lines(gated, threshold)
-    out = [f"### {'✅' if passed else '❌'} {lines[0].removeprefix('regression gate: ')}", ""]
+    out = [f"### {'✅' if passed else '❌'} {markdown(lines[0].removeprefix('regression gate: '), cell=False)}", ""]
     if not passed:
-        out += ["| A | B | row | A [usec] | B [usec] | B/A | B-A [usec] (95% CI) | p |", "|---|---|---|---:|---:|---:|---:|---:|"]
+        out += ["| A | B | row | A [usec] | B [usec] | B/A | B-A [usec] (95% CI) | p |",
+                "|---|---|---|---:|---:|---:|---:|---:|"]
         failures = [(a, b, row) for a, b, comparison in gated for row in comparison.slower_than(threshold)]
         for a, b, row in sorted(failures, key=lambda f: -(f[2].ratio or 0)):
-            out.append(f"| {a} | {b} | {_row_name(row)} | {_usec(row.median_a_usec)} | {_usec(row.median_b_usec)} | "
+            out.append(f"| {markdown(a)} | {markdown(b)} | {markdown(_row_name(row))} | {_usec(row.median_a_usec)} | "
+                       f"{_usec(row.median_b_usec)} | "
                        f"{row.ratio:.3f} | {_shift(row)} | {_p(row.p_adjusted)} |")
         out.append("")
     return "\n".join(out) + "\n"

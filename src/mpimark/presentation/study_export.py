@@ -8,10 +8,10 @@ join. CSV or JSON Lines; the CLI decides where the text goes.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 
+from mpimark.presentation.cells import csv_writer
 from mpimark.records.figures import bandwidth_mbs, mode, time_ci_usec, time_usec
 from mpimark.storage.selection import LoadedRun, Series
 
@@ -70,7 +70,7 @@ def samples(series: list[Series]) -> list[dict]:
 
 def to_csv(rows: list[dict], fields: tuple[str, ...]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(fields)
     for row in rows:
         writer.writerow(["" if row[f] is None else row[f] for f in fields])
