@@ -21,7 +21,7 @@ from mpimark.execution.mpi import MpiImpl
 from mpimark.execution import machine
 from mpimark.execution.placement import Placement
 from mpimark.storage import studies
-from mpimark.records.results import parse_record
+from mpimark.records.results import MACHINE_EVENT, parse_record
 from mpimark.storage.store import owner_alive, Store
 
 
@@ -48,7 +48,7 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
                              placement=None if placement.is_default else placement.to_record(),
                              stream_path=Path(json_path).resolve())
     found = machine.facts(core)
-    machine_event = {"type": "event", "level": "info", "kind": "machine", "message": machine.summary(found),
+    machine_event = {"type": "event", "level": "info", "kind": MACHINE_EVENT, "message": machine.summary(found),
                      "machine": found}
 
     def keep(record: dict) -> None:

@@ -28,6 +28,7 @@ from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, Comparison
 from mpimark.presentation import placement, plots
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.placement import describe as describe_placement
+from mpimark.records.results import MACHINE_EVENT
 from mpimark.storage.selection import LoadedRun, run_label, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
@@ -91,7 +92,7 @@ def _fixed(value: float | None) -> str:
 
 def _machine(run: LoadedRun) -> dict | None:
     """The machine event mpimark stored after the run record (execution/machine.py), if any."""
-    return next((r for r in run.records if r["type"] == "event" and r.get("kind") == "machine"), None)
+    return next((r for r in run.records if r["type"] == "event" and r.get("kind") == MACHINE_EVENT), None)
 
 
 def _compiler(run: LoadedRun) -> str:

@@ -115,3 +115,14 @@ def group_results(records: list[dict]) -> dict[TableKey, list[dict]]:
                            record.get("mode"))
             tables.setdefault(key, []).append(record)
     return tables
+
+
+# The kind of the one event mpimark itself adds to a stored run (the launching
+# host's machine facts, right after the run record); every other record is
+# the core's, as it wrote it.
+MACHINE_EVENT = "machine"
+
+
+def core_records(records: list[dict]) -> list[dict]:
+    """The records of a stored run that the core wrote: without mpimark's machine event."""
+    return [r for r in records if not (r.get("type") == "event" and r.get("kind") == MACHINE_EVENT)]
