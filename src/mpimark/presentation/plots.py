@@ -292,10 +292,17 @@ def scaling_plot(benchmark: str, series: list[Series], size: int | None = None) 
         _draw(axes, s.label, points, style[s.label], offset)
         all_points.append(points)
         drawn += 1
+    counts = sorted({r["processes"] for mine in rows.values() for r in mine})
+    figure = _finish_process_axes(figure, axes, counts, all_points, drawn)
+    return None if figure is None else Plot(f"{safe_name(benchmark)}-scaling-{chosen}B", heading, figure)
+
+
+def _finish_process_axes(figure, axes, counts: list[int], all_points: list, drawn: int):
+    """Log axes against process count, the measured counts as ticks, clipping and the notes under the plot."""
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
     # Process counts read better as numbers than as powers of two; tick the measured ones.
-    axes.set_xticks(sorted({r["processes"] for mine in rows.values() for r in mine}))
+    axes.set_xticks(counts)
     axes.xaxis.set_major_formatter(ScalarFormatter())
     axes.xaxis.set_minor_locator(NullLocator())
     notes = _clip(axes, all_points)
@@ -303,8 +310,7 @@ def scaling_plot(benchmark: str, series: list[Series], size: int | None = None) 
         notes.insert(0, BAND_SHORT)
     if drawn > 1:
         notes.append("series drawn slightly apart around each process count")
-    figure = _finish(figure, axes, drawn, notes)
-    return None if figure is None else Plot(f"{safe_name(benchmark)}-scaling-{chosen}B", heading, figure)
+    return _finish(figure, axes, drawn, notes)
 
 
 def scaling_plots(series: list[Series], size: int | None = None) -> list[Plot]:
@@ -348,15 +354,5 @@ def against_processes(name: str, heading: str, ylabel: str, series: list[Series]
         _draw(axes, s.label, points, style[s.label], offset)
         all_points.append(points)
         drawn += 1
-    axes.set_xscale("log", base=2)
-    axes.set_yscale("log")
-    axes.set_xticks(counts)
-    axes.xaxis.set_major_formatter(ScalarFormatter())
-    axes.xaxis.set_minor_locator(NullLocator())
-    notes = _clip(axes, all_points)
-    if any(p[2] for points in all_points for p in points):
-        notes.insert(0, BAND_SHORT)
-    if drawn > 1:
-        notes.append("series drawn slightly apart around each process count")
-    figure = _finish(figure, axes, drawn, notes)
+    figure = _finish_process_axes(figure, axes, counts, all_points, drawn)
     return None if figure is None else Plot(name, heading, figure)
