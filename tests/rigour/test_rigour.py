@@ -8,6 +8,7 @@ only: this machine is shared and noisy."""
 from __future__ import annotations
 
 import math
+import os
 
 import pytest
 from integration.corerun import CORE, load_env, run_core
@@ -86,11 +87,16 @@ def test_window_mode_times_and_invalid_counts(n):
         assert r["distribution"]["samples"] == valid == len(r["samples_ns"])
         b = by_key[(r["benchmark"], r["bytes"])]
         assert b["sync"] == "on"
-        # Generous (a loaded machine deschedules ranks inside valid samples
-        # too, which moves the median): the fastest window sample within a
-        # factor 50 (plus 20 us) of barrier mode's median, and both positive.
         wmin, bm = r["distribution"]["min_usec"], b["distribution"]["median_usec"]
-        assert 0 < wmin <= 50 * bm + 20, (r["benchmark"], wmin, bm)
+        assert 0 < wmin and 0 < bm
+        if n > (os.cpu_count() or 1):
+            # Oversubscribed, every window sample can include a scheduler
+            # time slice (CI saw 3 ms against 0.09 us for a 0-byte
+            # Allreduce): no comparison of magnitudes means anything here.
+            continue
+        # A units or start-time bug shows as orders of magnitude; noise does
+        # not reach a factor 50 (plus 20 us) on the fastest of 200 samples.
+        assert wmin <= 50 * bm + 20, (r["benchmark"], wmin, bm)
         assert bm <= 50 * r["distribution"]["max_usec"] + 20
 
 
