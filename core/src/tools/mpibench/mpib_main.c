@@ -89,6 +89,14 @@ static int parse_args(mpib_opts_t *o, int argc, char **argv, char *err) {
     }
     if (str_ieq(a, "-help") || str_ieq(a, "--help") || strcmp(a, "-h") == 0) { o->help = 1; continue; }
     if (str_ieq(a, "-nobar") || str_ieq(a, "-no-barrier")) { o->barrier = 0; continue; }
+    if (str_ieq(a, "-sync")) {
+      /* Decided (docs/mpibench.md): a common start per call would replace the
+       * barrier that mpiBench's definition times with every call. */
+      snprintf(err, ERR_LEN, "mpibench has no -sync: mpiBench times every call together with the barrier after it, "
+               "so a window's common start would measure something else; for window-mode collectives run "
+               "'mpimark-core mpi1 Allreduce -sync window' (any IMB collective), or -nobar for calls back to back");
+      return -1;
+    }
     if (str_ieq(a, "-check") || strcmp(a, "-c") == 0) { o->check_once = 1; continue; }
     if (strcmp(a, "-C") == 0) { o->check_every = 1; continue; }
     if (str_ieq(a, "-json")) {
