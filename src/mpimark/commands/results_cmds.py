@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, jobs, note, recording
-from mpimark.presentation import imb_text, placement, study_export, tools
+from mpimark.presentation import imb_text, placement, rigour, study_export, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
 from mpimark.records.mpi_library import label as library_label
@@ -142,6 +142,8 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
         click.echo(tool.text(records), nl=False)
     else:
         click.echo(imb_text.tables(records), nl=False)
+    for line in rigour.lines(run, records):
+        click.echo(line)
 
 
 @click.command("export")
