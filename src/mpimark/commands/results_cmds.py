@@ -142,7 +142,8 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
         click.echo(tool.text(records), nl=False)
     else:
         click.echo(imb_text.tables(records), nl=False)
-    for line in rigour.lines(run, records):
+    # IMB's tables hold the warnings in place already; the other views get them here.
+    for line in rigour.lines(run, records, with_warnings=stats or tool is not None):
         click.echo(line)
 
 

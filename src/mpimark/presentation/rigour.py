@@ -78,13 +78,15 @@ def row_lines(records: list[dict]) -> list[str]:
     return lines
 
 
-def lines(run: dict | None, records: list[dict]) -> list[str]:
-    """Everything above for `mpimark show`, as '#' lines after IMB's tables (IMB parsers skip them)."""
+def lines(run: dict | None, records: list[dict], *, with_warnings: bool = True) -> list[str]:
+    """Everything above for `mpimark show`, as '#' lines after IMB's tables (IMB parsers skip them);
+    with_warnings False where the tables already hold the warnings (imb_text prints them in place)."""
     out = []
     summary = selfcheck_summary(run)
     if summary:
         out.append(f"# self-checks: {summary}")
-    out += [f"# warning: {message}" for message in warnings(records)]
+    if with_warnings:
+        out += [f"# mpimark warning: {message}" for message in warnings(records)]
     rows = row_lines(records)
     if rows:
         out.append("# -sync window invalid samples / -ci_target CI half-width reached, target, stop reason:")
