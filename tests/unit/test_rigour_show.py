@@ -86,7 +86,8 @@ def test_show_prints_the_checks_and_every_touched_row(db):
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines.count(f"# mpimark warning: {LOADED}") == 1 and lines.count(f"# mpimark warning: {SHORT}") == 1
-    assert any(line.startswith("# self-checks: timer resolution 20 ns") for line in lines)
+    assert lines.index(next(line for line in lines if line.startswith("self-checks: timer resolution 20 ns"))) < \
+        lines.index("# Benchmarking PingPong ")  # with the run's lines, above the tables
     assert "#   PingPong 2 processes, 0 bytes: 9/200 invalid; ±0.83 % of 1 %, target" in lines
     assert "#   PingPong 2 processes, 1024 bytes: no CI of 1 %, time" in lines
 
@@ -94,5 +95,5 @@ def test_show_prints_the_checks_and_every_touched_row(db):
 def test_show_stats_has_the_columns_and_the_warnings(db):
     result = invoke("show", "1", "--stats", "--db", str(db))
     assert result.exit_code == 0, result.stderr
-    for text in ("invalid", "CI ±[%]", "CI stop", "0.83", "target", f"# mpimark warning: {LOADED}"):
+    for text in ("invalid", "CI ±[%]", "CI stop", "0.83", "target", f"warning: {LOADED}", "self-checks: "):
         assert text in result.stdout

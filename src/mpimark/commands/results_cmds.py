@@ -132,6 +132,9 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
     for line in placement.lines(row.placement, run):
         click.echo(line)
     tool = tools.module_for(records, row.suite)
+    # IMB's tables hold the self-checks' warnings in place; the other views get them here.
+    for line in rigour.header_lines(run, records, with_warnings=stats or tool is not None):
+        click.echo(line)
     if not any(r["type"] == "result" for r in records):
         click.echo(f"run {row.id} has no results")
     elif stats:
@@ -142,8 +145,7 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
         click.echo(tool.text(records), nl=False)
     else:
         click.echo(imb_text.tables(records), nl=False)
-    # IMB's tables hold the warnings in place already; the other views get them here.
-    for line in rigour.lines(run, records, with_warnings=stats or tool is not None):
+    for line in rigour.row_block(records):
         click.echo(line)
 
 

@@ -78,17 +78,20 @@ def row_lines(records: list[dict]) -> list[str]:
     return lines
 
 
-def lines(run: dict | None, records: list[dict], *, with_warnings: bool = True) -> list[str]:
-    """Everything above for `mpimark show`, as '#' lines after IMB's tables (IMB parsers skip them);
-    with_warnings False where the tables already hold the warnings (imb_text prints them in place)."""
-    out = []
+def header_lines(run: dict | None, records: list[dict], *, with_warnings: bool = True) -> list[str]:
+    """The self-checks (and their warnings) for `mpimark show`'s lines above the tables; with_warnings
+    False where the tables hold the warnings already (IMB's text prints them in place)."""
     summary = selfcheck_summary(run)
-    if summary:
-        out.append(f"# self-checks: {summary}")
+    out = [f"self-checks: {summary}"] if summary else []
     if with_warnings:
-        out += [f"# mpimark warning: {message}" for message in warnings(records)]
-    rows = row_lines(records)
-    if rows:
-        out.append("# -sync window invalid samples / -ci_target CI half-width reached, target, stop reason:")
-        out += [f"#   {line}" for line in rows]
+        out += [f"warning: {message}" for message in warnings(records)]
     return out
+
+
+def row_block(records: list[dict]) -> list[str]:
+    """The rows -sync window or -ci_target touched, as '#' lines after IMB's tables (IMB parsers skip them)."""
+    rows = row_lines(records)
+    if not rows:
+        return []
+    return ["# -sync window invalid samples / -ci_target CI half-width reached, target, stop reason:",
+            *(f"#   {line}" for line in rows)]
