@@ -140,13 +140,6 @@ static int print_list(const suite_desc *s, const options_t *o, char *err) {
   return 0;
 }
 
-/* A self-check's warning as an event: in the stream, and a # line in IMB's text. */
-static void selfcheck_event(const char *kind, const char *message, void *arg) {
-  (void)arg;
-  event_t ev = {.level = "warning", .kind = kind, .message = message, .bytes = -1, .comment = 1};
-  report_event(&ev);
-}
-
 static const char *mpi_thread_name(int level) {
   switch (level) {
     case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
@@ -285,7 +278,7 @@ int main(int argc, char **argv) {
   int64_t t0 = now_ns();
   if (rank == 0) {
     report_run_begin(&info);
-    selfcheck_warnings(&check, selfcheck_event, NULL);
+    selfcheck_report(&check);
   }
   engine_run(&engine, list, n);
   /* The clock model checked again: what is left of it, and the drift seen. */

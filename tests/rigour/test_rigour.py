@@ -224,3 +224,15 @@ def test_mpibench_refuses_sync_with_the_reason():
     assert run.returncode == 2
     said = run.stdout + run.stderr
     assert said.count("mpibench has no -sync") == 1 and "-sync window" in said and "Traceback" not in said
+
+
+def test_mpibench_records_the_selfchecks_without_a_clock_comparison():
+    run = run_core(2, "mpibench", "Barrier", "-i", "10")
+    validate_all(run)
+    check = run.run_record["selfcheck"]
+    assert [r["rank"] for r in check["ranks"]] == [0, 1]
+    assert check["clock_disagreement_ns"] is None  # mpibench builds no clock model
+    kinds = {e["kind"] for e in run.events() if e["level"] == "warning"}
+    assert ("loaded" in kinds) == check["loaded"] and ("noise" in kinds) == check["noisy"]
+    off = run_core(2, "mpibench", "Barrier", "-i", "10", "-selfcheck", "off")
+    assert off.returncode == 0 and off.run_record["selfcheck"] is None

@@ -1,5 +1,6 @@
 #include "engine/selfcheck.h"
 #include "engine/sysinfo.h"
+#include "report/reporter.h"
 #include "util/stats.h"
 #include "util/timer.h"
 
@@ -121,7 +122,8 @@ void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host
   /* The model's check right after it was built: the offset measured again
    * must lie within both bounds (and the timer's step), else the ranks'
    * clocks do not agree as the model says. */
-  if (clock && clock->valid && clock->all)
+  s->clock_compared = clock && clock->valid && clock->all;
+  if (s->clock_compared)
     for (int r = 1; r < P; r++) {
       double beyond = fabs(clock->residual_ns[r]) - clock->all[r].bound_ns - clock->residual_bound_ns[r] -
                       s->resolution_ns;
@@ -141,28 +143,33 @@ static int worst_rank(const selfcheck_t *s, size_t f) {
   return w;
 }
 
-void selfcheck_warnings(const selfcheck_t *s, void (*emit)(const char *kind, const char *message, void *arg),
-                        void *arg) {
+/* A finding as a warning event: in the stream, and a # line in IMB's text. */
+static void emit(const char *kind, const char *message) {
+  event_t ev = {.level = "warning", .kind = kind, .message = message, .bytes = -1, .comment = 1};
+  report_event(&ev);
+}
+
+void selfcheck_report(const selfcheck_t *s) {
   if (!s->done || !s->ranks) return;
   char msg[400];
   for (int r = 0; r < s->n; r++)
     if (!s->ranks[r].monotonic) {
       snprintf(msg, sizeof(msg), "the clock went backwards on rank %d during the timer check; its times cannot be "
                "trusted", r);
-      emit("timer", msg, arg);
+      emit("timer", msg);
       break;
     }
   if (s->clock_disagreement_ns > 0) {
     snprintf(msg, sizeof(msg), "the clocks of rank 0 and rank %d disagree by %.0f ns beyond the clock model's bound; "
              "-sync window times are not to be trusted", s->clock_worst_rank, s->clock_disagreement_ns);
-    emit("timer", msg, arg);
+    emit("timer", msg);
   }
   for (int r = 0; r < s->n; r++) {
     const rank_check_t *x = &s->ranks[r];
     if (x->ranks_on_host > x->cores) {
       snprintf(msg, sizeof(msg), "oversubscribed: %d ranks on the host of rank %d, which has %d cores; ranks wait for "
                "a core and the times include that", x->ranks_on_host, r, x->cores);
-      emit("oversubscribed", msg, arg);
+      emit("oversubscribed", msg);
       break;
     }
   }
@@ -172,7 +179,7 @@ void selfcheck_warnings(const selfcheck_t *s, void (*emit)(const char *kind, con
       snprintf(msg, sizeof(msg), "loaded machine: load average %.2f on the host of rank %d, which has %d cores for "
                "%d ranks; other work competes for the cores and the times include that", x->load1, r, x->cores,
                x->ranks_on_host);
-      emit("loaded", msg, arg);
+      emit("loaded", msg);
       break;
     }
   }
@@ -182,7 +189,7 @@ void selfcheck_warnings(const selfcheck_t *s, void (*emit)(const char *kind, con
     snprintf(msg, sizeof(msg), "high OS noise: rank %d lost %.1f %% of a fixed work quantum's time to %ld "
              "interruptions; the longest interruption was %.0f us (rank %d)", w, 100 * s->ranks[w].lost_share,
              s->ranks[w].interruptions, s->ranks[m].max_interruption_ns * 1e-3, m);
-    emit("noise", msg, arg);
+    emit("noise", msg);
   }
 }
 

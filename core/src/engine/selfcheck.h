@@ -38,6 +38,7 @@ typedef struct {
   int n;                    /* world size */
   rank_check_t *ranks;      /* one per world rank */
   double resolution_ns;     /* the coarsest rank's granularity */
+  int clock_compared;       /* a clock model was there to compare the ranks' clocks with */
   double clock_disagreement_ns; /* largest |residual| of the clock model's check beyond its bound, 0: agree */
   int clock_worst_rank;
   int timer_ok;             /* every rank monotonic and the clocks agree within the model's bounds */
@@ -45,12 +46,12 @@ typedef struct {
 } selfcheck_t;
 
 /* Collective over MPI_COMM_WORLD, after clocksync_build (its check is the
- * agreement test). ranks_on_host from sysinfo_collect. */
+ * agreement test; NULL where a tool builds no clock model: not compared).
+ * ranks_on_host from sysinfo_collect. */
 void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host);
 
-/* Rank 0: one warning per finding, through emit(kind, message, arg). */
-void selfcheck_warnings(const selfcheck_t *s, void (*emit)(const char *kind, const char *message, void *arg),
-                        void *arg);
+/* Rank 0, after report_run_begin: one warning event per finding (report_event). */
+void selfcheck_report(const selfcheck_t *s);
 
 void selfcheck_free(selfcheck_t *s);
 

@@ -72,7 +72,7 @@ static void rec_selfcheck(jw_t *w, const selfcheck_t *s) {
   jw_num(w, "duration_s", s->duration_s);
   jw_num(w, "mpi_wtick_s", s->wtick_s);
   jw_num(w, "timer_resolution_ns", s->resolution_ns);
-  jw_num(w, "clock_disagreement_ns", s->clock_disagreement_ns);
+  jw_num(w, "clock_disagreement_ns", s->clock_compared ? s->clock_disagreement_ns : NAN);
   jw_bool(w, "timer_ok", s->timer_ok);
   jw_bool(w, "loaded", s->loaded);
   jw_bool(w, "oversubscribed", s->oversubscribed);

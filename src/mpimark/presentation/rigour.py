@@ -23,8 +23,9 @@ def selfcheck_summary(run: dict | None) -> str:
     if ranks:
         parts.append(f"read {max(r['timer_overhead_ns'] for r in ranks):.0f} ns")
         parts.append("monotonic" if all(r["timer_monotonic"] for r in ranks) else "NOT monotonic")
-    disagreement = check.get("clock_disagreement_ns") or 0
-    parts.append(f"clocks disagree by {disagreement:.0f} ns" if disagreement > 0 else "clocks agree")
+    disagreement = check.get("clock_disagreement_ns")
+    parts.append("clocks not compared" if disagreement is None else
+                 f"clocks disagree by {disagreement:.0f} ns" if disagreement > 0 else "clocks agree")
     if ranks:
         worst = max(ranks, key=lambda r: r["noise_lost_share"])
         longest = max(r["noise_max_interruption_ns"] for r in ranks)
