@@ -19,7 +19,7 @@ from mpimark.presentation import comparison
 from mpimark.records import placement
 from mpimark.storage import studies
 from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, parse_file, store_parsed
-from mpimark.storage.selection import load, resolve, run_label, Series
+from mpimark.storage.selection import by_placement, load, resolve, run_label, Series
 from mpimark.storage.store import Store
 
 class ByteSize(click.ParamType):
@@ -215,7 +215,7 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
     from mpimark.presentation import plots  # matplotlib takes a second to import: only for the commands that draw
 
     with Store(db, for_reading=True) as store:
-        series = load(store, selectors)
+        series = by_placement(load(store, selectors))
     made = plots.size_plots(series) + plots.scaling_plots(series, size)
     if not made:
         raise MpimarkError("nothing to plot: the selected runs have no measured results")

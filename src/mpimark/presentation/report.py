@@ -27,9 +27,10 @@ from mpimark.analysis import seeds
 from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches
 from mpimark.presentation import placement, plots
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
+from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
 from mpimark.records.results import MACHINE_EVENT
-from mpimark.storage.selection import LoadedRun, run_label, Series
+from mpimark.storage.selection import by_placement, LoadedRun, run_label, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
 PARALLEL_TRANSFER = ("Sendrecv", "Exchange")
@@ -87,6 +88,19 @@ def _fixed(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+NO_DATA = "0 (no data moved)"
+
+
+def _mbs(value: float | None) -> str:
+    """A bandwidth cell: a 0-byte row moved nothing, which is 0 MB/s measured, not a missing figure."""
+    return NO_DATA if value == 0 else _fixed(value)
+
+
+def _shown(value: float | None, text: Callable[[float], str]) -> str | None:
+    """The cell of a value, or None where there is none (the caller says why)."""
+    return None if value is None else text(value)
+
+
 # -- metadata -------------------------------------------------------------------
 
 
@@ -111,7 +125,7 @@ def overview(series: list[Series]) -> Table:
     """One row per series: what it is and which runs it holds; the runs' details close the page."""
     rows = []
     for s in series:
-        libraries = list(dict.fromkeys(run.row.mpi_library_version or "" for run in s.runs))
+        libraries = list(dict.fromkeys(one_line(run.row.mpi_library_version) for run in s.runs))
         statuses: dict[str, int] = {}
         for run in s.runs:
             statuses[run.row.status] = statuses.get(run.row.status, 0) + 1
@@ -133,7 +147,7 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
     fields = [
         ("series", series.label), ("run", str(row.id)), ("status", row.status + (
             f" ({row.status_message})" if row.status_message else "")),
-        ("suite", row.suite), ("MPI library", row.mpi_library_version or ""),
+        ("suite", row.suite), ("MPI library", one_line(row.mpi_library_version)),
         ("MPI standard", row.mpi_standard_version or ""),
         ("MPI installation", " in ".join(filter(None, (row.mpi_name, row.mpi_prefix)))),
         ("thread level", mpi.get("thread_level_provided", "")),
@@ -177,10 +191,10 @@ def size_table(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]
     for s, records in lines:
         prefix = f"{s.label}: " if several else ""
         headers.append(f"{prefix}Communication time [sec]")
-        columns.append((s.label, records, lambda rs: _value(rs, time_usec) and _seconds(_value(rs, time_usec))))
+        columns.append((s.label, records, lambda rs: _shown(_value(rs, time_usec), _seconds)))
         if any(bandwidth_mbs(r) is not None for r in records):
             headers.append(f"{prefix}Throughput [MB/s]")
-            columns.append((s.label, records, lambda rs: _value(rs, bandwidth_mbs) and _fixed(_value(rs, bandwidth_mbs))))
+            columns.append((s.label, records, lambda rs: _shown(_value(rs, bandwidth_mbs), _mbs)))
     rows = [[str(size)] + [cell([r for r in records if r["bytes"] == size]) or missing(skipped.get(label), size)
                            for label, records, cell in columns]
             for size in sizes]
@@ -192,11 +206,12 @@ def process_table(benchmark: str, series: list[Series]) -> Table | None:
     collective = plots.collectives_of(series).get(benchmark, [])
     if len({r["processes"] for r in collective}) < 2:
         return None
-    headers, columns = ["Message size [bytes]"], []
+    headers, columns, spans = ["Message size [bytes]"], [], spans_nodes(series)
     for s in series:
         mine = [r for r in s.results if plots.scalable(r) and r["benchmark"] == benchmark]
         for processes in sorted({r["processes"] for r in mine}):
-            headers.append(f"{s.label}: {processes} procs" if len(series) > 1 else f"{processes} procs")
+            where = _on_nodes(s, processes, benchmark) if spans else ""
+            headers.append(f"{s.label}: {processes} procs{where}" if len(series) > 1 else f"{processes} procs{where}")
             columns.append([r for r in mine if r["processes"] == processes])
     rows = [[str(size)] + [_seconds(_value([r for r in column if r["bytes"] == size], time_usec))
                            for column in columns]
@@ -250,6 +265,8 @@ def _spread(records: list[dict], figure: Callable[[dict], float | None],
     value = _value(records, figure)
     if value is None:
         return None
+    if value == 0 and figure is bandwidth_mbs:
+        return NO_DATA
     values = [v for v in map(figure, records) if v is not None]
     interval = band(records[0]) if len(values) == 1 else (min(values), max(values))
     if not interval:
@@ -302,14 +319,15 @@ def against_processes(series: list[Series], benchmark: str, size: int | None, wh
     if chosen is None:
         return None
     counts = sorted({r["processes"] for rs in records.values() for r in rs if r["bytes"] == chosen})
-    headers = ["processes"]
+    spans = spans_nodes(series)
+    headers = ["processes", *(["nodes × ranks"] if spans else [])]
     for i, s in enumerate(series):
         headers.append(s.label)
         if found_verdicts is not None and i > 0:
             headers.append(f"{s.label}/{series[0].label} time")
     rows = []
     for n in counts:
-        row = [str(n)]
+        row = [str(n), *([_shapes(series, n, benchmark)] if spans else [])]
         for i, s in enumerate(series):
             here = [r for r in records[s.label] if r["processes"] == n and r["bytes"] == chosen]
             skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark) if r["processes"] == n}
@@ -335,9 +353,28 @@ def comparison_tables(series: list[Series], size: int | None, found_verdicts: Ve
 # -- the seeds' analyses ---------------------------------------------------------------
 
 
-def _shapes(s: Series, processes: int) -> set[str]:
-    return {placement.shape(run.row.nodes, run.row.ranks_per_node) for run in s.runs
-            if any(r["processes"] == processes for r in run.results)} - {""}
+def spans_nodes(series: list[Series]) -> bool:
+    """Whether any run of the selection ran on more than one node: then tables against process count say
+    on how many nodes each count ran."""
+    return any((run.row.nodes or 1) > 1 for s in series for run in s.runs)
+
+
+def _on_nodes(s: Series, processes: int, benchmark: str) -> str:
+    """" on 2 nodes" (" on 1, 2 nodes" when the series' runs differ) where a benchmark ran at one process
+    count; "" if unknown."""
+    nodes = sorted({run.row.nodes for run in s.runs if run.row.nodes
+                    and any(r["processes"] == processes and r["benchmark"] == benchmark for r in run.results)})
+    if not nodes:
+        return ""
+    return f" on {', '.join(map(str, nodes))} node{'s' if nodes != [1] else ''}"
+
+
+def _shapes(series: list[Series], processes: int, benchmark: str) -> str:
+    """The nodes × ranks per node of the runs in which a benchmark ran at a process count: "1 × 4, 2 × 2"."""
+    return ", ".join(sorted({placement.shape(run.row.nodes, run.row.ranks_per_node) for s in series
+                             for run in s.runs
+                             if any(r["processes"] == processes and r["benchmark"] == benchmark
+                                    for r in run.results)} - {""})) or "-"
 
 
 def _load(before: list | None, after: list | None) -> str:
@@ -391,9 +428,9 @@ def alltoall_section(series: list[Series], size: int | None) -> Section | None:
     def cell(s: Series, n: int) -> str:
         value = _value([r for r in rows_of[s.label] if r["processes"] == n], seeds.alltoall_throughput_mbs)
         skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, "Alltoall") if r["processes"] == n}
-        return _fixed(value) if value is not None else missing(skipped, chosen)
+        return _mbs(value) if value is not None else missing(skipped, chosen)
 
-    rows = [[str(n), ", ".join(sorted(set().union(*(_shapes(s, n) for s in series)))) or "-",
+    rows = [[str(n), _shapes(series, n, "Alltoall"),
              *(cell(s, n) for s in series)] for n in counts]
     table = Table(f"Alltoall throughput [MB/s] at {chosen} bytes (size × processes / time)",
                   ["processes", "nodes × ranks", *(s.label for s in series)], rows)
@@ -509,7 +546,8 @@ def runs_table(series: list[Series]) -> Table:
 
 
 def render(series: list[Series], size: int | None = None, correction: str = "holm") -> str:
-    """The report as one HTML document."""
+    """The report as one HTML document; runs placed differently (ranks per node) are series of their own."""
+    series = by_placement(series)
     found = verdicts(series, correction) if len(series) > 1 else None
     return _environment().get_template("report.html.j2").render(
         version=__version__,
