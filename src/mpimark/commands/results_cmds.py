@@ -15,6 +15,7 @@ from mpimark.commands import console, db_option, error_line, jobs, note, recordi
 from mpimark.presentation import imb_text, placement, study_export, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
+from mpimark.records import machine
 from mpimark.records.mpi_library import label as library_label
 from mpimark.records.results import group_results, read_records, ResultsError
 from mpimark.storage.selection import load
@@ -131,6 +132,8 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
         click.echo("environment: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in row.environment.items()))
     for line in placement.lines(row.placement, run):
         click.echo(line)
+    if run:
+        click.echo(f"machine: {machine.line(records)}")
     tool = tools.module_for(records, row.suite)
     if not any(r["type"] == "result" for r in records):
         click.echo(f"run {row.id} has no results")

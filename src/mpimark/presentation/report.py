@@ -26,10 +26,10 @@ from mpimark import __version__
 from mpimark.analysis import seeds
 from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches
 from mpimark.presentation import placement, plots
+from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
-from mpimark.records.results import MACHINE_EVENT
 from mpimark.storage.selection import by_placement, LoadedRun, run_label, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
@@ -104,18 +104,6 @@ def _shown(value: float | None, text: Callable[[float], str]) -> str | None:
 # -- metadata -------------------------------------------------------------------
 
 
-def _machine(run: LoadedRun) -> dict | None:
-    """The machine event mpimark stored after the run record (execution/machine.py), if any."""
-    return next((r for r in run.records if r["type"] == "event" and r.get("kind") == MACHINE_EVENT), None)
-
-
-def _compiler(run: LoadedRun) -> str:
-    build = ((_machine(run) or {}).get("machine") or {}).get("core_build") or {}
-    if not build.get("compiler"):
-        return (run.run or {}).get("compiler") or ""
-    return " ".join(filter(None, (build.get("compiler_id") or build["compiler"], build.get("flags"))))
-
-
 def _import_source(run: LoadedRun) -> str | None:
     event = next((r for r in run.records if r["type"] == "event" and r.get("kind") == "import"), None)
     return None if event is None else event.get("message")
@@ -160,7 +148,7 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("core command", shlex.join(record.get("command_line", []))),
         ("environment", " ".join(f"{k}={v}" for k, v in row.environment.items())),
         ("oversubscribed", {True: "yes: ranks outnumber cores", False: "no"}.get(record.get("oversubscribed"), "")),
-        ("machine (launching host)", (_machine(run) or {}).get("message", "")),
+        *((f"machine: {name}", value) for name, value in machine.facts(run.records).items()),
         ("imported from", _import_source(run) or ""),
     ]
     return [(name, value) for name, value in fields if value]
@@ -377,20 +365,10 @@ def _shapes(series: list[Series], processes: int, benchmark: str) -> str:
                                     for r in run.results)} - {""})) or "-"
 
 
-def _load(before: list | None, after: list | None) -> str:
-    """The 1-minute load average at the start and the end of the run: "0.10 → 1.95"."""
-    first = lambda values: f"{values[0]:.2f}" if values else "?"  # noqa: E731
-    return "-" if not before and not after else f"{first(before)} → {first(after)}"
-
-
 def conditions_table(series: list[Series]) -> Table:
-    """RIKEN's measurement conditions: per run its library, options, nodes, processes per node (and compiler
-    where the run recorded one)."""
-    compiler = any(_compiler(run) for s in series for run in s.runs)
-    machine = any(_machine(run) for s in series for run in s.runs)
+    """RIKEN's measurement conditions: per run its library, options, nodes, processes per node, compiler."""
     headers = ["run", "series", "MPI library", "options", "processes", "nodes", "processes per node",
-               *(["compiler of the core"] if compiler else []), "hosts (cores online)",
-               *(["machine (launching host)"] if machine else []), "load before → after"]
+               "compiler and flags of the core", "hosts", "load before → after"]
     rows = []
     for s in series:
         for run in s.runs:
@@ -402,14 +380,25 @@ def conditions_table(series: list[Series]) -> Table:
                 del words[at:at + 2]
             options = shlex.join(words)
             ranks = row.ranks_per_node or []
+            found = machine.facts(run.records)
             rows.append([str(row.id), s.label, run_label(row), options or "-",
                          str(row.processes or row.requested_processes), "-" if row.nodes is None else str(row.nodes),
-                         ", ".join(map(str, sorted(set(ranks)))) or "-",
-                         *([_compiler(run) or "-"] if compiler else []),
-                         ", ".join(row.hosts) + (f" ({record['cores_online']})" if record.get("cores_online") else ""),
-                         *([(_machine(run) or {}).get("message") or "-"] if machine else []),
-                         _load(record.get("load_average_before"), row.load_average_after)])
+                         ", ".join(map(str, sorted(set(ranks)))) or "-", found["compiler and flags"],
+                         ", ".join(row.hosts) or "-", found["load before → after"]])
     return Table("Measurement conditions", headers, rows, numeric=False)
+
+
+MACHINE_NAMES = ("host", "CPU model", "sockets", "cores", "memory", "NICs/HCAs", "binding")
+
+
+def machine_table(series: list[Series]) -> Table:
+    """Per run the machine it ran on, as the core (rank 0's node) and mpimark (the launching host) recorded it;
+    "not recorded" where neither did (a run launched by hand, by Slurm, or imported from text)."""
+    rows = [[str(run.row.id), s.label, *(machine.facts(run.records)[name] for name in MACHINE_NAMES)]
+            for s in series for run in s.runs]
+    return Table("Machine (rank 0's node as the core recorded it; NICs/HCAs and physical cores from the launching "
+                 "host where mpimark launched the run; binding: each rank's allowed CPUs)",
+                 ["run", "series", *MACHINE_NAMES], rows, numeric=False)
 
 
 def _plain_benchmark(benchmark: str) -> Callable[[dict], bool]:
@@ -562,6 +551,7 @@ def render(series: list[Series], size: int | None = None, correction: str = "hol
         comparison_warnings=[f"{label}: {w}" for label, c in (found or {}).items() for w in c.warnings],
         sections=sections(series, size),
         conditions=conditions_table(series),
+        machine=machine_table(series),
         riken=[x for x in (alltoall_section(series, size), startup_section(series)) if x],
         consistency=consistency_tables(series, size),
         ranking=ranking_table(series, correction) if found else None,
