@@ -24,7 +24,8 @@ import jinja2
 
 from mpimark import __version__
 from mpimark.analysis import seeds
-from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches
+from mpimark.analysis.statistics import (CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches,
+                                         DEFAULT_CORRECTION)
 from mpimark.presentation import placement, plots
 from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
@@ -223,7 +224,7 @@ def _not_measured(records: list[dict], benchmark: str) -> list[dict]:
 Verdicts = dict[str, Comparison]  # per implementation label: its comparison with the baseline (the first series)
 
 
-def verdicts(series: list[Series], correction: str = "holm") -> Verdicts:
+def verdicts(series: list[Series], correction: str = DEFAULT_CORRECTION) -> Verdicts:
     """Each series after the first compared with the first, as `mpimark compare STUDY` does."""
     base = series[0]
     return {s.label: compare_launches([run.records for run in base.runs], [run.records for run in s.runs],
@@ -480,7 +481,7 @@ def consistency_tables(series: list[Series], size: int | None) -> list[Table]:
     return tables
 
 
-def ranking_table(series: list[Series], correction: str = "holm") -> Table | None:
+def ranking_table(series: list[Series], correction: str = DEFAULT_CORRECTION) -> Table | None:
     found = seeds.rank({s.label: [[r for r in run.records if r.get("suite") not in plots.TOOL_SUITES]
                                   for run in s.runs] for s in series}, correction)
     if not found:
@@ -534,7 +535,7 @@ def runs_table(series: list[Series]) -> Table:
                  numeric=False)
 
 
-def render(series: list[Series], size: int | None = None, correction: str = "holm") -> str:
+def render(series: list[Series], size: int | None = None, correction: str = DEFAULT_CORRECTION) -> str:
     """The report as one HTML document; runs placed differently (ranks per node) are series of their own."""
     series = by_placement(series)
     found = verdicts(series, correction) if len(series) > 1 else None
