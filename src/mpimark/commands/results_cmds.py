@@ -111,8 +111,8 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
                 note(f"run {run_id} is Slurm job {job.job_id}, {job.state}" + (f" ({job.reason})" if job.reason else "")
                      + f"; its files are in {job.directory}")
     if len(loaded) > 1 and not stats and all(tools.module_for(r, row.suite) is tools.startup for row, r in loaded):
-        for row, _ in loaded:
-            click.echo(describe(row))
+        for row, records in loaded:
+            click.echo(describe(row, records))
         click.echo(tools.startup.report([tools.startup.launch(r, row.id) for row, r in loaded]), nl=False)
         return
     for index, (row, records) in enumerate(loaded):
@@ -123,7 +123,7 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
 
 def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
     run = next((r for r in records if r["type"] == "run"), None)
-    click.echo(describe(row))
+    click.echo(describe(row, records))
     if run and not stats:  # with --stats the summary prints this line itself
         click.echo(describe_run(run))
     if row.launch_command:
