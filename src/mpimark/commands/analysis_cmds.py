@@ -228,7 +228,8 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
 
 @click.command("report")
 @click.argument("selectors", metavar="RUN|STUDY...", nargs=-1, required=True)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The HTML file to write (its directory is created if missing).")
 @SIZE_OPTION
 @click.option("--correction", type=click.Choice(CORRECTIONS), default=DEFAULT_CORRECTION, show_default=True,
               help="Correction of the comparison's p values across rows (as compare's).")
@@ -245,6 +246,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
     with Store(db, for_reading=True) as store:
         series = load(store, selectors)
     html = report.render(series, size, correction)
+    Path(output).parent.mkdir(parents=True, exist_ok=True)  # as plot -o does: `-o results/x.html` in a clone
     Path(output).write_text(html, encoding="utf-8")
     click.echo(output)
 
