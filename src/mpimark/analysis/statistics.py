@@ -173,6 +173,14 @@ def smallest_p(n_a: int, n_b: int) -> float:
     return min(1.0, 2 / math.comb(n_a + n_b, n_a))
 
 
+def min_launches(alpha: float = 0.05) -> int:
+    """Launches per side a launch-level test needs (one median each) before any p <= alpha is possible."""
+    n = MIN_SAMPLES
+    while smallest_p(n, n) > alpha:
+        n += 1
+    return n
+
+
 # -- Hodges-Lehmann shift ---------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, jobs, note, recording
-from mpimark.presentation import imb_text, placement, study_export, tools
+from mpimark.presentation import imb_text, placement, rigour, study_export, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
 from mpimark.records import machine
@@ -135,6 +135,9 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
     if run:
         click.echo(f"machine: {machine.line(records)}")
     tool = tools.module_for(records, row.suite)
+    # IMB's tables hold the self-checks' warnings in place; the other views get them here.
+    for line in rigour.header_lines(run, records, with_warnings=stats or tool is not None):
+        click.echo(line)
     if not any(r["type"] == "result" for r in records):
         click.echo(f"run {row.id} has no results")
     elif stats:
@@ -145,6 +148,8 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
         click.echo(tool.text(records), nl=False)
     else:
         click.echo(imb_text.tables(records), nl=False)
+    for line in rigour.row_block(records):
+        click.echo(line)
 
 
 @click.command("export")

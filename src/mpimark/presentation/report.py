@@ -26,7 +26,7 @@ from mpimark import __version__
 from mpimark.analysis import seeds
 from mpimark.analysis.statistics import (CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches,
                                          DEFAULT_CORRECTION)
-from mpimark.presentation import placement, plots
+from mpimark.presentation import placement, plots, rigour
 from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
@@ -149,6 +149,8 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("core command", shlex.join(record.get("command_line", []))),
         ("environment", " ".join(f"{k}={v}" for k, v in row.environment.items())),
         ("oversubscribed", {True: "yes: ranks outnumber cores", False: "no"}.get(record.get("oversubscribed"), "")),
+        ("self-checks", rigour.selfcheck_summary(run.run)),
+        ("warnings", "; ".join(rigour.warnings(run.records))),
         *((f"machine: {name}", value) for name, value in machine.facts(run.records).items()),
         ("imported from", _import_source(run) or ""),
     ]

@@ -41,6 +41,11 @@ def _overlap(field: str) -> Callable[[dict], float | None]:
     return lambda result: (result.get("overlap") or {}).get(field)
 
 
+def _ci_width(result: dict) -> float | None:
+    width = (result.get("ci_target") or {}).get("half_width")
+    return None if width is None else 100 * width
+
+
 COLUMNS = (
     Column("bytes", "bytes", lambda r: r["bytes"]),
     Column("repetitions", "repetitions", lambda r: r["repetitions"]),
@@ -55,6 +60,10 @@ COLUMNS = (
     Column("t_pure_usec", "t_pure[usec]", _overlap("t_pure_usec"), 2, optional=True),
     Column("t_cpu_usec", "t_CPU[usec]", _overlap("t_cpu_usec"), 2, optional=True),
     Column("overlap_percent", "overlap[%]", _overlap("overlap_percent"), 2, optional=True),
+    # -sync window's dropped samples and -ci_target's width reached and stop reason (docs/measurement.md).
+    Column("invalid_samples", "invalid", lambda r: (r.get("window") or {}).get("invalid_samples"), optional=True),
+    Column("ci_half_width_percent", "CI ±[%]", _ci_width, 2, optional=True),
+    Column("ci_stop", "CI stop", lambda r: (r.get("ci_target") or {}).get("stop"), optional=True),
     # -check: wrong elements received, shown only for a checked run.
     Column("defects", "defects", lambda r: r.get("defects"), optional=True),
     Column("status", "status", lambda r: r["status"]),
@@ -62,7 +71,7 @@ COLUMNS = (
 
 
 def _numeric(column: Column) -> bool:
-    return column.key != "status"
+    return column.key not in ("status", "ci_stop")
 
 
 def _present(results: list[dict], columns: tuple[Column, ...]) -> tuple[Column, ...]:
