@@ -1,5 +1,6 @@
 #include "report/records.h"
 #include "report/bench_facts.h"
+#include "report/build_info.h"
 #include "tools/mpit/mpit.h"
 #include "engine/sysinfo.h"
 
@@ -140,6 +141,15 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_str(w, "release", in->release);
   jw_str(w, "version", in->version);
   jw_str(w, "machine", in->machine);
+  jw_obj_end(w);
+  /* What a run launched by hand, or by Slurm on nodes mpimark never sees, tells about its machine (rank 0's
+   * node) and how the core was built; the front end stores the launching host's facts beside it. */
+  jw_obj_begin(w, "machine");
+  jw_str(w, "cpu_model", in->cpu_model[0] ? in->cpu_model : NULL);
+  if (in->sockets > 0) jw_int(w, "sockets", in->sockets); else jw_null(w, "sockets");
+  jw_num(w, "memory_bytes", in->memory_bytes > 0 ? in->memory_bytes : NAN);
+  jw_str(w, "compiler", MPIMARK_C_COMPILER);
+  jw_str(w, "c_flags", MPIMARK_C_FLAGS);
   jw_obj_end(w);
   jw_obj_begin(w, "timer");
   jw_str(w, "source", "clock_gettime(CLOCK_MONOTONIC)");

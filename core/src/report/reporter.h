@@ -29,6 +29,9 @@ typedef struct {
   int cores_online;
   int oversubscribed;
   char sysname[128], release[128], version[256], machine[128];
+  char cpu_model[128];            /* rank 0's host, "" unknown */
+  int sockets;                    /* 0 unknown */
+  double memory_bytes;            /* physical memory of rank 0's host, -1 unknown */
   timer_selftest_t timer;
   double mpi_wtick;
   double load_before[3];

@@ -24,6 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from mpimark.errors import MpimarkError
+from mpimark.paths import data_dir
 from mpimark.records.results import MACHINE_EVENT
 
 # Marks the file as ours (PRAGMA application_id, "mpmk"), so another
@@ -298,9 +299,7 @@ def default_path() -> Path:
     """$MPIMARK_DB, else the XDG data directory (what platformdirs gives on Linux)."""
     if os.environ.get("MPIMARK_DB"):
         return Path(os.environ["MPIMARK_DB"])
-    data_home = os.environ.get("XDG_DATA_HOME") or ""
-    base = Path(data_home) if Path(data_home).is_absolute() else Path.home() / ".local" / "share"
-    return base / "mpimark" / "results.db"
+    return data_dir() / "results.db"
 
 
 def _now_utc() -> str:
