@@ -10,8 +10,8 @@ cd "$ROOT"
 mkdir -p results
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 # Setting up (pip, apt, CMake's build of build/core) talks a lot: into a log, so the terminal shows the
-# benchmark tables alone. (`mpimark run` builds the core it launches into its cache, quietly, into that
-# build's build.log; build/core is what the front end asks for the benchmark facts.)
+# benchmark tables alone. (`mpimark run` takes the core it launches from build/core, which setup built
+# for the same mpicc, into its cache: the core is built once.)
 setup_log=results/demo-$stamp-setup.log
 echo "demo: setting up (output in $setup_log)" >&2
 if ! bash scripts/setup.sh >"$setup_log" 2>&1; then

@@ -93,6 +93,10 @@ def ensure_core(impl: MpiImpl, log: Callable[[str], None] = lambda line: None) -
         if binary.is_file() and _read_stamp(directory) == stamp:
             return binary
         cmake = _cmake()
+        setup_build = _setup_build_for(impl, source)
+        if setup_build is not None and _adopt(cmake, setup_build, directory, impl, log):
+            (directory / STAMP).write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+            return binary
         log(f"building the core for {impl.name} in {directory}")
         (directory / STAMP).unlink(missing_ok=True)  # an interrupted build must not look finished
         env = {**os.environ, **impl.env}
@@ -106,6 +110,46 @@ def ensure_core(impl: MpiImpl, log: Callable[[str], None] = lambda line: None) -
             raise BuildError(f"the build for {impl.name} made no {binary}; see {directory / LOG}")
         (directory / STAMP).write_text(json.dumps(stamp, indent=1), encoding="utf-8")
     return binary
+
+
+def _setup_build_for(impl: MpiImpl, source: Path) -> Path | None:
+    """The repository's build/core (scripts/setup.sh's), when it was configured from source for impl's mpicc.
+
+    Then the core is built once on a fresh machine: setup's build is brought up
+    to date and its binary copied into the cache, instead of a second build.
+    """
+    tree = REPO_ROOT / "build" / "core"
+    try:
+        cache = (tree / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    compiler = re.search(r"^MPI_C_COMPILER:[A-Z]+=(.+)$", cache, re.M)
+    home = re.search(r"^CMAKE_HOME_DIRECTORY:[A-Z]+=(.+)$", cache, re.M)
+    if not (compiler and home) or os.path.realpath(home.group(1)) != str(source):
+        return None
+    if os.path.realpath(compiler.group(1)) != os.path.realpath(impl.mpicc):
+        return None
+    return tree
+
+
+def _adopt(cmake: str, tree: Path, directory: Path, impl: MpiImpl, log: Callable[[str], None]) -> bool:
+    """Bring setup's build up to date and copy its core into directory; False (build anew) if that fails."""
+    with _locked(tree), open(directory / LOG, "a", encoding="utf-8") as out:  # one build of the tree at a time
+        argv = [cmake, "--build", str(tree), "--target", CORE_BINARY, "--parallel", str(os.cpu_count() or 1)]
+        out.write(f"$ {' '.join(argv)}\n")
+        out.flush()
+        try:
+            done = subprocess.run(argv, env={**os.environ, **impl.env}, stdout=out, stderr=subprocess.STDOUT)
+        except OSError:
+            return False
+    built = tree / CORE_BINARY
+    if done.returncode != 0 or not built.is_file():
+        return False
+    scratch = directory / f".{CORE_BINARY}.{os.getpid()}"
+    shutil.copy2(built, scratch)
+    scratch.replace(directory / CORE_BINARY)
+    log(f"using the core scripts/setup.sh built for {impl.name} ({tree})")
+    return True
 
 
 def _cmake() -> str:
