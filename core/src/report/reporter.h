@@ -41,6 +41,7 @@ typedef struct {
   void (*write_options)(jw_t *w, const void *ctx);
   const void *options_ctx;
   size_t min_bytes, max_bytes;
+  int quiet_header;               /* the text's title block left out (IMB-MT -noheader) */
 } run_info_t;
 
 /* Opens one (benchmark, process count) table. */

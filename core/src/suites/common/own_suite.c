@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int own_list(const suite_desc *s, char **names, int n_names, const bench_desc **list, int *n, char *err,
+int own_list(const suite_desc *s, char *const *names, int n_names, const bench_desc **list, int *n, char *err,
              size_t errlen) {
   *n = 0;
   for (int i = 0; i < n_names; i++) {

@@ -10,7 +10,7 @@
 /* The rows named (case-insensitive, in the order given, duplicates kept as
  * IMB keeps them), or the suite's default rows. -1 with one line in err for
  * a name the suite lacks. */
-int own_list(const suite_desc *s, char **names, int n_names, const bench_desc **list, int *n, char *err,
+int own_list(const suite_desc *s, char *const *names, int n_names, const bench_desc **list, int *n, char *err,
              size_t errlen);
 
 /* Collective: rank 0 adds text and, with a json_path, the JSON Lines
