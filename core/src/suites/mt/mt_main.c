@@ -228,7 +228,7 @@ static void report_row(const mt_run_t *m, const table_info_t *ti, const bench_de
   res.group = -1;
   res.bytes = real_size;
   res.count = (size_t)count;
-  res.datatype = dtype_mpi_name(o->datatype, 0);
+  res.datatype = d->cls == CLASS_SYNC ? "none" : dtype_mpi_name(o->datatype, 0);
   res.status = ST_OK;
   res.repetitions = o->repeat;
   res.t_min_us = lo * 1e6;
