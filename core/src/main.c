@@ -159,8 +159,11 @@ int main(int argc, char **argv) {
   if (argc > 1 && str_ieq(argv[1], "startup")) return startup_main(argc, argv);
   if (argc > 1 && str_ieq(argv[1], "mpit")) return mpit_main(argc, argv);
   const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
-  /* IMB-P2P and IMB-MT are programs of their own: their command line too. */
-  if (suite && suite->own_main) return suite->own_main(argc, argv);
+  /* IMB-P2P and IMB-MT are programs of their own: their command line too;
+   * -list (and -list -json) is every suite's, below. */
+  int lists = 0;
+  for (int i = 2; i < argc; i++) lists |= str_ieq(argv[i], "-list");
+  if (suite && suite->own_main && !lists) return suite->own_main(argc, argv);
   static options_t opt;
   char err[OPT_ERR_LEN] = {0};
   int parse_rc = 0;

@@ -57,25 +57,11 @@ static void usage(void) {
          "  -datatype int|char    element type (int)\n"
          "  -noheader             no title block\n"
          "  -include B,B / -exclude B,B   add to / remove from the list\n"
-         "  -list, -help\n\n"
+         "  -list                 the benchmarks (mpimark-core's list), -help\n\n"
          "mpimark options:\n"
          "  -json FILE            write the JSON Lines results stream to FILE\n");
 }
 
-static void print_list(void) {
-  /* IMB-MT lists its benchmarks in alphabetical order. */
-  const char *names[32];
-  int n = suite_mt.n_benchmarks;
-  for (int i = 0; i < n; i++) names[i] = suite_mt.benchmarks[i].name;
-  for (int i = 1; i < n; i++)
-    for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-      const char *t = names[j];
-      names[j] = names[j - 1];
-      names[j - 1] = t;
-    }
-  printf("List of benchmarks:\nIMB-MT:\n");
-  for (int i = 0; i < n; i++) printf("    %s\n", names[i]);
-}
 
 
 static void write_options(jw_t *w, const void *ctx) {
@@ -369,11 +355,8 @@ int mt_main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   if (parse_rc != 0) return finish(rank, EXIT_BAD_INPUT, err);
-  if (o.help || o.list) {
-    if (rank == 0) {
-      if (o.help) usage();
-      else print_list();
-    }
+  if (o.help) {
+    if (rank == 0) usage();
     return finish(rank, 0, NULL);
   }
   if (provided < requested) {

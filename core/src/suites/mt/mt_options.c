@@ -95,7 +95,6 @@ int mt_options_parse(mt_options_t *o, int argc, char **argv, int first, char *er
   for (int i = first; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (str_ieq(a, "-help") || str_ieq(a, "-h") || str_ieq(a, "--help")) { o->help = 1; return 0; }
-    if (str_ieq(a, "-list")) { o->list = 1; continue; }
     if (str_ieq(a, "-noheader")) { o->noheader = 1; continue; }
     if (str_ieq(a, "-check")) {
       /* IMB-MT's -check takes a boolean; a bare -check (mpimark's other suites) means on. */

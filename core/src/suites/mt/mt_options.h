@@ -1,7 +1,7 @@
 /* IMB-MT's command line (docs/mt.md): benchmark names, -include, -exclude,
  * -thread_level, -count, -repeat, -warmup, -window_size, -stride, -barrier,
- * -malloc_align, -malloc_algo, -check, -noheader, -datatype, -list, -help;
- * and mpimark's -json FILE. Pure parsing (no MPI); where IMB-MT ignores or
+ * -malloc_align, -malloc_algo, -check, -noheader, -datatype, -help; and
+ * mpimark's -json FILE (-list is every suite's, main.c). Pure parsing (no MPI); where IMB-MT ignores or
  * mis-reads a bad value this parser refuses it with one line. */
 #ifndef MPIMARK_MT_OPTIONS_H
 #define MPIMARK_MT_OPTIONS_H
@@ -31,7 +31,7 @@ typedef struct {
   char *names[MT_MAX_NAMES], *include[MT_MAX_NAMES], *exclude[MT_MAX_NAMES];
   int n_names, n_include, n_exclude;
   char json_path[1024];
-  int list, help;
+  int help;
 } mt_options_t;
 
 void mt_options_defaults(mt_options_t *o);

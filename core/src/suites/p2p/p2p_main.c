@@ -54,7 +54,7 @@ static void usage(const char *topic) {
          "  -msgwr BOOL           touch the send buffer before every send (on)\n"
          "  -msgrd BOOL           touch the receive buffer after every receive (on)\n"
          "  -pause USEC           sleep before and after every size (100000)\n"
-         "  -list                 the benchmarks\n"
+         "  -list                 the benchmarks (mpimark-core's list)\n"
          "  -help [OPTION]        this text, or one option's\n\n"
          "mpimark options:\n"
          "  -check [on|off]       after each size, one untimed iteration with patterned data, verified (off)\n"
@@ -262,11 +262,6 @@ static long run_benchmark(const bench_desc *d, const p2p_options_t *o, int rank,
   return defects;
 }
 
-static void print_list(void) {
-  printf("# List of Benchmarks to run:\n#\n");
-  for (int i = 0; i < suite_p2p.n_benchmarks; i++) printf("# %s\n", suite_p2p.benchmarks[i].name);
-  printf("#\n");
-}
 
 int p2p_main(int argc, char **argv) {
   static p2p_options_t o;
@@ -278,11 +273,8 @@ int p2p_main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   if (parse_rc != 0) return finish(rank, EXIT_BAD_INPUT, err);
-  if (o.help || o.list) {
-    if (rank == 0) {
-      if (o.help) usage(o.help_topic);
-      else print_list();
-    }
+  if (o.help) {
+    if (rank == 0) usage(o.help_topic);
     return finish(rank, 0, NULL);
   }
   static const bench_desc *list[P2P_MAX_NAMES + 16];

@@ -143,7 +143,6 @@ int p2p_options_parse(p2p_options_t *o, int argc, char **argv, int first, char *
       if (v && v[0] != '\0') snprintf(o->help_topic, sizeof(o->help_topic), "%s", v[0] == '-' ? v + 1 : v);
       return 0;
     }
-    if (str_ieq(a, "-list") || str_ieq(a, "-l")) { o->list = 1; continue; }
     if (str_ieq(a, "-check")) {
       o->check = 1;
       if (v && parse_bool(v, &o->check) == 0) i++;

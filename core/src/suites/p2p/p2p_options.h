@@ -1,7 +1,7 @@
 /* IMB-P2P's command line (docs/p2p.md): benchmark names, -iter max[,MB],
  * -msglog [k:]n, -msglen FILE, -msgsz SIZE (repeatable), -msgwr/-msgrd
- * BOOL, -pause USEC, -list, -help [OPTION]; and mpimark's -check [on|off]
- * and -json FILE. Pure parsing (no MPI), so every rank reaches the same
+ * BOOL, -pause USEC, -help [OPTION]; and mpimark's -check [on|off] and
+ * -json FILE (-list is every suite's, main.c). Pure parsing (no MPI), so every rank reaches the same
  * verdict and CTest checks it. Where IMB ignores a bad value or an unknown
  * word, this parser refuses it with one line saying how to fix it. */
 #ifndef MPIMARK_P2P_OPTIONS_H
@@ -26,7 +26,7 @@ typedef struct {
   int n_names;
   int check;                    /* mpimark's -check */
   char json_path[1024];
-  int list, help;
+  int help;
   char help_topic[32];          /* -help OPTION */
 } p2p_options_t;
 
