@@ -47,3 +47,17 @@ void own_samples(result_t *res, double *samples_ns, long n, long batch) {
   res->batch_size = batch;
   res->samples_ns = samples_ns;
 }
+
+int own_buffers_ok(int failed, const char *benchmark, double bytes) {
+  int any = 0, rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  if (any && rank == 0) {
+    char msg[256];
+    snprintf(msg, sizeof(msg), "%s skipped: %.0f bytes of message buffers per process could not be allocated; "
+             "lower the largest size", benchmark, bytes);
+    event_t ev = {"error", "out_of_memory", msg, benchmark, 0, -1};
+    report_event(&ev);
+  }
+  return !any;
+}

@@ -17,6 +17,11 @@ int own_list(const suite_desc *s, char *const *names, int n_names, const bench_d
  * reporter. -1 on every rank (err on rank 0) when the file cannot be opened. */
 int own_reporters(reporter_t *text, const char *json_path, char *err, size_t errlen);
 
+/* Collective: whether every rank has its buffers (failed: this rank has
+ * not). When one lacks them, rank 0 reports an out_of_memory error event
+ * naming the benchmark and the bytes per process, and 0 is returned. */
+int own_buffers_ok(int failed, const char *benchmark, double bytes);
+
 /* Rank 0: summarises samples_ns (n, already scaled, slowest rank per
  * batch) into res->dist and points res at them. */
 void own_samples(result_t *res, double *samples_ns, long n, long batch);

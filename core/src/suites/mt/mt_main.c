@@ -239,7 +239,8 @@ static void report_row(const mt_run_t *m, const table_info_t *ti, const bench_de
   report_result(&res);
 }
 
-/* One benchmark over every count; returns its defects and counts its rows. */
+/* One benchmark over every count; returns its defects, or -1 when the buffers could not be had, and
+ * counts its rows. */
 static long run_benchmark(const mt_run_t *m, slot_t *slots, const bench_desc *d, const int *ranks, long *rows) {
   const mt_options_t *o = m->o;
   int pairs = (d->flags & BF_MT_PAIRS) != 0;
@@ -257,7 +258,14 @@ static long run_benchmark(const mt_run_t *m, slot_t *slots, const bench_desc *d,
   for (int i = 0; i < n_counts; i++) max_count = counts[i] > max_count ? counts[i] : max_count;
   size_t sbytes = (size_t)max_count * m->dt_size;
   size_t rbytes = d->rbuf == BUF_2X ? 2 * sbytes : sbytes;
-  if (alloc_buffers(m, slots, sbytes, rbytes) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
+  if (!own_buffers_ok(alloc_buffers(m, slots, sbytes, rbytes) != 0, d->name,
+                      (double)(sbytes + rbytes) * m->threads)) {
+    for (int i = 0; i < m->threads; i++) {
+      free(slots[i].block);
+      slots[i].block = NULL;
+    }
+    return -1;
+  }
   long each_call = (d->flags & BF_MT_EACH_CALL) != 0;
   long batch = each_call ? 1 : policy_batch(o->repeat, -1, 0, 0, 0);
   long n_samples = batch_count(o->repeat, batch);
@@ -420,9 +428,14 @@ int mt_main(int argc, char **argv) {
   int64_t t0 = now_ns();
   if (rank == 0) report_run_begin(&info);
   long defects = 0, rows = 0;
-  for (int i = 0; i < n; i++) defects += run_benchmark(&m, slots, list[i], ranks, &rows);
+  int complete = 1;
+  for (int i = 0; i < n; i++) {
+    long bad = run_benchmark(&m, slots, list[i], ranks, &rows);
+    if (bad < 0) complete = 0;
+    else defects += bad;
+  }
   if (rank == 0) {
-    run_end_t end = {.complete = 1, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = rows};
+    run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = rows};
     load_average(end.load_after);
     report_run_end(&end);
   }
@@ -437,5 +450,5 @@ int mt_main(int argc, char **argv) {
              defects);
     return finish(rank, EXIT_CHECK_FAILED, err);
   }
-  return finish(rank, 0, NULL);
+  return finish(rank, complete ? 0 : EXIT_SKIPPED, complete ? NULL : "some benchmarks did not get their message buffers; lower the largest -count");
 }

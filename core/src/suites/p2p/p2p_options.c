@@ -118,9 +118,6 @@ static int parse_flag(const char *opt, const char *v, int *out, char *err, size_
   return -1;
 }
 
-static const char *const benchmarks[] = {"PingPong", "PingPing", "Unirandom", "Birandom", "Corandom",
-                                         "Stencil2D", "Stencil3D", "SendRecv_Replace"};
-
 static int add_names(p2p_options_t *o, char *word, char *err, size_t errlen) {
   for (char *tok = strtok(word, ","); tok; tok = strtok(NULL, ",")) {
     if (o->n_names >= P2P_MAX_NAMES) {
@@ -193,15 +190,12 @@ int p2p_options_parse(p2p_options_t *o, int argc, char **argv, int first, char *
     if (rc) return -1;
     i++;
   }
-  for (int k = 0; k < o->n_names; k++) {
-    int known = 0;
-    for (size_t b = 0; b < sizeof(benchmarks) / sizeof(benchmarks[0]); b++) known |= str_ieq(o->names[k], benchmarks[b]);
-    if (!known) {
-      snprintf(err, errlen, "unknown benchmark '%s' in suite p2p; run 'mpimark-core p2p -list' to see the names",
-               o->names[k]);
+  for (int k = 0; k < o->n_sizes; k++)
+    if (o->sizes[k] > 2147483647u) {
+      snprintf(err, errlen, "message size %zu exceeds 2^31-1 bytes, the largest count of MPI_BYTE p2p can pass; "
+               "lower -msglog, -msglen or -msgsz", o->sizes[k]);
       return -1;
     }
-  }
   return 0;
 }
 
