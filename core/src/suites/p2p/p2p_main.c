@@ -247,8 +247,9 @@ static long run_benchmark(const bench_desc *d, const p2p_options_t *o, int rank,
   c.dt = DT_BYTE;
   c.s_slots = c.r_slots = 1;
   c.user = &s;
-  c.sbuf = alloc_mem(max * (size_t)nbuf + 1);
-  c.rbuf = alloc_mem(max * (size_t)nbuf + 1);
+  size_t bytes = max * (size_t)nbuf > 0 ? max * (size_t)nbuf : 1;
+  c.sbuf = alloc_mem(bytes);
+  c.rbuf = alloc_mem(bytes);
   s.ring = malloc(sizeof(int) * (size_t)np);
   if (!own_buffers_ok(!c.sbuf || !c.rbuf || !s.ring, d->name, 2.0 * (double)max * nbuf)) {
     free_mem(c.sbuf);
