@@ -17,6 +17,7 @@
 #include "suites/mt/kernels_mt.h"
 #include "suites/mt/mt_options.h"
 #include "suites/mt/mt_plan.h"
+#include "suites/mt/mt_run.h"
 #include "util/policy.h"
 #include "util/timer.h"
 
@@ -26,18 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
-#include <omp.h>
+#include <omp.h>  /* omp_get_max_threads */
 #endif
 
 #define CALL_BARRIERS 5   /* IMB-MT: barriers after every collective call */
-
-static int thread_id(void) {
-#ifdef _OPENMP
-  return omp_get_thread_num();
-#else
-  return 0;
-#endif
-}
 
 static void usage(void) {
   printf("usage: mpimark-core mt [benchmark[,benchmark...]] [options]   (IMB-MT)\n\n"
@@ -85,24 +78,6 @@ static void write_options(jw_t *w, const void *ctx) {
   jw_obj_end(w);
 }
 
-/* One thread's benchmark context and what it measured. */
-typedef struct {
-  bench_ctx c;
-  mt_thread_t t;
-  char *block;         /* the allocation behind sbuf and rbuf (NULL: part of another thread's) */
-  double *samples;
-  double time_s;       /* the timed loop, or the sum of the timed calls */
-  int result;          /* 1: this thread took part */
-  long defects;
-} slot_t;
-
-typedef struct {
-  const mt_options_t *o;
-  int multiple, threads, rank, np;
-  MPI_Datatype type;
-  size_t dt_size;
-} mt_run_t;
-
 /* -barrier: nothing, MPI_Barrier or IMB's dissemination barrier on
  * MPI_COMM_WORLD, by one thread while the process's others wait. */
 static void barrier_between(const mt_run_t *m) {
@@ -113,46 +88,8 @@ static void barrier_between(const mt_run_t *m) {
     return;
   }
 #pragma omp barrier
-  if (thread_id() == 0) barriers(MPI_COMM_WORLD, 1, special);
+  if (mt_thread_id() == 0) barriers(MPI_COMM_WORLD, 1, special);
 #pragma omp barrier
-}
-
-static size_t aligned_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
-
-/* Buffers of one thread: send then receive area, aligned, zeroed (written
- * before any timing, by the thread that will use them for -malloc_algo parallel). */
-static int alloc_slot(slot_t *s, size_t sbytes, size_t rbytes, size_t align) {
-  size_t sb = aligned_up(sbytes + 1, align);
-  void *p = NULL;
-  if (posix_memalign(&p, align, sb + aligned_up(rbytes + 1, align)) != 0) return -1;
-  memset(p, 0, sb + aligned_up(rbytes + 1, align));
-  s->block = p;
-  s->c.sbuf = p;
-  s->c.rbuf = (char *)p + sb;
-  return 0;
-}
-
-static int alloc_buffers(const mt_run_t *m, slot_t *slots, size_t sbytes, size_t rbytes) {
-  size_t align = (size_t)m->o->malloc_align;
-  int algo = m->multiple ? m->o->malloc_algo : MT_MALLOC_SERIAL;
-  int failed = 0;
-  if (algo == MT_MALLOC_CONTINUOUS) {
-    size_t each = aligned_up(sbytes + 1, align) + aligned_up(rbytes + 1, align);
-    void *p = NULL;
-    if (posix_memalign(&p, align, each * (size_t)m->threads) != 0) return -1;
-    memset(p, 0, each * (size_t)m->threads);
-    for (int i = 0; i < m->threads; i++) {
-      slots[i].block = i == 0 ? p : NULL;
-      slots[i].c.sbuf = (char *)p + each * (size_t)i;
-      slots[i].c.rbuf = slots[i].c.sbuf + aligned_up(sbytes + 1, align);
-    }
-  } else if (algo == MT_MALLOC_PARALLEL) {
-#pragma omp parallel num_threads(m->threads) reduction(+ : failed)
-    failed += alloc_slot(&slots[thread_id()], sbytes, rbytes, align) != 0;
-  } else {
-    for (int i = 0; i < m->threads; i++) failed += alloc_slot(&slots[i], sbytes, rbytes, align) != 0;
-  }
-  return failed ? -1 : 0;
 }
 
 /* One size on one thread: IMB-MT's run_instance. */
@@ -258,7 +195,7 @@ static long run_benchmark(const mt_run_t *m, slot_t *slots, const bench_desc *d,
   for (int i = 0; i < n_counts; i++) max_count = counts[i] > max_count ? counts[i] : max_count;
   size_t sbytes = (size_t)max_count * m->dt_size;
   size_t rbytes = d->rbuf == BUF_2X ? 2 * sbytes : sbytes;
-  if (!own_buffers_ok(alloc_buffers(m, slots, sbytes, rbytes) != 0, d->name,
+  if (!own_buffers_ok(mt_alloc_buffers(m, slots, sbytes, rbytes) != 0, d->name,
                       (double)(sbytes + rbytes) * m->threads)) {
     for (int i = 0; i < m->threads; i++) {
       free(slots[i].block);
@@ -279,7 +216,7 @@ static long run_benchmark(const mt_run_t *m, slot_t *slots, const bench_desc *d,
   for (int k = 0; k < n_counts; k++) {
     if (m->multiple) {
 #pragma omp parallel num_threads(m->threads)
-      run_thread(m, &slots[thread_id()], d, counts[k], batch);
+      run_thread(m, &slots[mt_thread_id()], d, counts[k], batch);
     } else {
       run_thread(m, &slots[0], d, counts[k], batch);
     }
