@@ -26,7 +26,8 @@ static void usage(FILE *f) {
     "usage: mpimark-core SUITE [benchmark[,benchmark...]] [options]\n"
     "\n"
     "SUITE: mpi1, nbc, mpi4, ext, rma, io (IMB-MPI1, -NBC, -MPI4, -EXT, -RMA, -IO). Benchmark names are IMB's,\n"
-    "case-insensitive; -list shows them.\n"
+    "case-insensitive; -list shows them. p2p and mt (IMB-P2P, IMB-MT) take their own options\n"
+    "(mpimark-core p2p -help, mpimark-core mt -help).\n"
     "Other tools, each with its own options (mpimark-core TOOL -help): beff (b_eff),\n"
     "mpibench (LLNL mpiBench), startup (MPI start-up time).\n"
     "\n"
@@ -159,9 +160,14 @@ int main(int argc, char **argv) {
   if (argc > 1 && str_ieq(argv[1], "mpibench")) return mpibench_main(argc, argv);
   if (argc > 1 && str_ieq(argv[1], "startup")) return startup_main(argc, argv);
   if (argc > 1 && str_ieq(argv[1], "mpit")) return mpit_main(argc, argv);
+  const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
+  /* IMB-P2P and IMB-MT are programs of their own: their command line too;
+   * -list (and -list -json) is every suite's, below. */
+  int lists = 0;
+  for (int i = 2; i < argc; i++) lists |= str_ieq(argv[i], "-list");
+  if (suite && suite->own_main && !lists) return suite->own_main(argc, argv);
   static options_t opt;
   char err[OPT_ERR_LEN] = {0};
-  const suite_desc *suite = argc > 1 ? find_suite(argv[1]) : NULL;
   int parse_rc = 0;
   int asks_help = 0;
   for (int i = 1; i < argc; i++)

@@ -83,6 +83,8 @@ LAYOUT_COLUMNS = {
     "overlap": ["#bytes", "#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"],
     "overlap_sync": ["#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"],
     "pure_ovrl": ["#bytes", "#repetitions", "t_pure[usec]", "t_ovrl[usec]"],
+    "p2p": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec", "Msg/sec"],  # IMB-P2P
+    "avg_rate": ["#bytes", "#repetitions", "t_avg[usec]", "Mbytes/sec", "Msg/sec"],  # IMB-MT's windowed
 }
 OVERLAP_LAYOUTS = {"overlap", "overlap_sync"}
 

@@ -308,3 +308,30 @@ def test_several_runs_in_one_file_are_noted(tmp_path):
     result = invoke("import", str(both), "--db", str(tmp_path / "r.db"))
     assert result.exit_code == 0, result.stderr
     assert "the file holds 2 runs one after another" in result.stdout
+
+
+def test_imb_p2p_2021_rows_grid_and_average_latency():
+    """IMB-P2P at 4 processes (Intel MPI's): its own suite, t[usec] as the average, the stencil's grid."""
+    parsed = parse_file(DATA / "imb_p2p_2021.txt")
+    assert parsed.incomplete is None
+    results = parsed.results
+    assert {r["suite"] for r in results} == {"p2p"}
+    assert [r["benchmark"] for r in results[::2]] == ["PingPong", "PingPing", "Unirandom", "Birandom", "Corandom",
+                                                      "Stencil2D", "SendRecv_Replace"]
+    first = results[0]
+    assert (first["processes"], first["bytes"], first["repetitions"], first["datatype"]) == (4, 1, 50, "MPI_BYTE")
+    assert first["t_avg_usec"] is not None and first["t_max_usec"] is None and first["msgs_per_sec"] > 0
+    assert {r.get("grid") for r in results if r["benchmark"] == "Stencil2D"} == {"2 x 2"}
+
+
+def test_imb_mt_2021_threads_window_and_no_closing_line():
+    """IMB-MT at 3 processes x 2 threads: the pair benchmarks on 2 of them, the window, int data."""
+    parsed = parse_file(DATA / "imb_mt_2021.txt")
+    assert parsed.incomplete is None  # IMB-MT prints no "All processes entering MPI_Finalize"
+    results = parsed.results
+    assert {r["suite"] for r in results} == {"mt"} and {r["threads"] for r in results} == {2}
+    by_name = {r["benchmark"]: r for r in results}
+    assert by_name["PingPongMT"]["processes"] == 2 and by_name["SendRecvMT"]["processes"] == 3
+    assert by_name["UniBandMT"]["window_size"] == 64 and by_name["UniBandMT"]["msgs_per_sec"] > 0
+    assert by_name["AllReduceMT"]["datatype"] == "MPI_INT" and by_name["BarrierMT"]["datatype"] == "none"
+    assert [r["bytes"] for r in results if r["benchmark"] == "BcastMT"] == [8, 16]

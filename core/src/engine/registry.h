@@ -27,7 +27,9 @@ typedef enum {
   OUT_AUTO,
   OUT_OVERLAP,       /* #bytes #repetitions t_ovrl t_pure t_CPU overlap[%] */
   OUT_OVERLAP_SYNC,  /* the same without #bytes (Ibarrier) */
-  OUT_PURE_OVRL      /* #bytes #repetitions t_pure t_ovrl (Truly_passive_put) */
+  OUT_PURE_OVRL,     /* #bytes #repetitions t_pure t_ovrl (Truly_passive_put) */
+  OUT_P2P,           /* #bytes #repetitions t Mbytes/sec Msg/sec (IMB-P2P) */
+  OUT_AVG_RATE       /* #bytes #repetitions t_avg Mbytes/sec Msg/sec (IMB-MT's UniBandMT, BiBandMT) */
 } out_format_t;
 
 
@@ -155,6 +157,11 @@ typedef struct {
    * writable and has room). Returns 0, or -1 on every rank with one line in
    * err on rank 0. NULL: nothing to check. */
   int (*precheck)(const options_t *o, const bench_desc *const *list, int n, char *err, size_t errlen);
+  /* A suite that is a separate IMB program with its own command line and
+   * timing (IMB-P2P, IMB-MT): main() hands it the whole command line. Its
+   * rows still describe every benchmark (-list, facts) and its records go
+   * through the reporters. NULL: IMB's options and the engine. */
+  int (*own_main)(int argc, char **argv);
 } suite_desc;
 
 const suite_desc *find_suite(const char *name);
@@ -171,6 +178,8 @@ extern const suite_desc suite_mpi4;
 extern const suite_desc suite_ext;
 extern const suite_desc suite_rma;
 extern const suite_desc suite_io;
+extern const suite_desc suite_p2p;
+extern const suite_desc suite_mt;
 /* The tools' tables (.tool = 1), in the order -list -json prints them.
  * mpiBench's operations are run by tools/mpibench/mpib_main.c through the
  * engine; b_eff's and startup's rows only describe their result records

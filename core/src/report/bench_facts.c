@@ -9,6 +9,8 @@ bench_layout_t bench_layout(const bench_desc *b, int multi) {
     case OUT_OVERLAP: return LAYOUT_OVERLAP;
     case OUT_OVERLAP_SYNC: return LAYOUT_OVERLAP_SYNC;
     case OUT_PURE_OVRL: return LAYOUT_PURE_OVRL;
+    case OUT_P2P: return LAYOUT_P2P;
+    case OUT_AVG_RATE: return LAYOUT_AVG_RATE;
     case OUT_AUTO: break;
   }
   switch (b->cls) {
@@ -24,7 +26,8 @@ bench_layout_t bench_layout(const bench_desc *b, int multi) {
 }
 
 const char *bench_layout_name(bench_layout_t k) {
-  static const char *names[] = {"t_bw", "range_bw", "range", "sync", "rate", "overlap", "overlap_sync", "pure_ovrl"};
+  static const char *names[] = {"t_bw", "range_bw", "range", "sync", "rate", "overlap", "overlap_sync", "pure_ovrl",
+                                 "p2p", "avg_rate"};
   return names[k];
 }
 
@@ -59,6 +62,16 @@ int bench_layout_columns(bench_layout_t k, const char **cols) {
     case LAYOUT_PURE_OVRL:
       cols[n++] = "t_pure[usec]";
       cols[n++] = "t_ovrl[usec]";
+      break;
+    case LAYOUT_P2P:
+      cols[n++] = "t[usec]";
+      cols[n++] = "Mbytes/sec";
+      cols[n++] = "Msg/sec";
+      break;
+    case LAYOUT_AVG_RATE:
+      cols[n++] = "t_avg[usec]";
+      cols[n++] = "Mbytes/sec";
+      cols[n++] = "Msg/sec";
       break;
   }
   return n;
@@ -100,7 +113,12 @@ static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
   /* MB/s = factor * bytes / t_max_usec; "targets": the factor is processes - 1;
    * "window": factor * window_size * processes/2 messages of bytes per t_max. */
   jw_num(w, "bandwidth_factor", b->bw_scale > 0 ? b->bw_scale : NAN);
+  /* "messages": messages sent in all * bytes / the slowest process's loop
+   * (IMB-P2P); "thread_pairs": factor * bytes per thread * thread pairs / t_max
+   * (IMB-MT's windowed). */
   jw_str(w, "bandwidth_rule", b->bw_scale <= 0 ? NULL
+                              : b->out == OUT_P2P ? "messages"
+                              : b->out == OUT_AVG_RATE ? "thread_pairs"
                               : b->cls == CLASS_MSGRATE ? "window"
                               : (b->flags & BF_BW_TARGETS) ? "targets" : "fixed");
   jw_bool(w, "reduction", (b->flags & BF_REDUCTION) != 0);
@@ -114,7 +132,8 @@ static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
   jw_arr_end(w);
   jw_bool(w, "checks_data", b->verify != NULL);
   int fixed = b->cls == CLASS_SINGLE;
-  jw_str(w, "process_counts", fixed ? "fixed" : b->cls == CLASS_MSGRATE ? "even_sweep" : "sweep");
+  /* "world": one table on all processes, no sweep (IMB-P2P, IMB-MT). */
+  jw_str(w, "process_counts", s->own_main ? "world" : fixed ? "fixed" : b->cls == CLASS_MSGRATE ? "even_sweep" : "sweep");
   if (fixed) jw_int(w, "fixed_processes", s->single_np > 0 ? s->single_np : 2);
   else jw_null(w, "fixed_processes");
   jw_str(w, "sizes", b->cls == CLASS_SYNC ? "none" : (b->flags & BF_SINGLE_ELEMENT) ? "one_element" : "sweep");

@@ -17,7 +17,7 @@
 
 /* IMB's column sets (out_format); the names in the facts are the lower-case
  * enumerator suffixes: t_bw, range_bw, range, sync, rate, overlap,
- * overlap_sync, pure_ovrl (the front end's Layout enum). */
+ * overlap_sync, pure_ovrl, p2p, avg_rate (the front end's Layout enum). */
 typedef enum {
   LAYOUT_T_BW,          /* #bytes #repetitions t Mbytes/sec */
   LAYOUT_RANGE_BW,      /* #bytes #repetitions t_min t_max t_avg Mbytes/sec */
@@ -26,7 +26,9 @@ typedef enum {
   LAYOUT_RATE,          /* #bytes #repetitions Mbytes/sec Msg/sec */
   LAYOUT_OVERLAP,       /* #bytes #repetitions t_ovrl t_pure t_CPU overlap[%] */
   LAYOUT_OVERLAP_SYNC,  /* the same without #bytes */
-  LAYOUT_PURE_OVRL      /* #bytes #repetitions t_pure t_ovrl */
+  LAYOUT_PURE_OVRL,     /* #bytes #repetitions t_pure t_ovrl */
+  LAYOUT_P2P,           /* #bytes #repetitions t Mbytes/sec Msg/sec (IMB-P2P) */
+  LAYOUT_AVG_RATE       /* #bytes #repetitions t_avg Mbytes/sec Msg/sec (IMB-MT's windowed) */
 } bench_layout_t;
 
 #define BENCH_MAX_COLUMNS 8

@@ -165,6 +165,10 @@ static void text_result(reporter_t *r, const result_t *res) {
     case LAYOUT_PURE_OVRL:
       printf("%*.2f%*.2f", W, res->t_pure_us, W, res->t_max_us);
       break;
+    case LAYOUT_P2P:
+    case LAYOUT_AVG_RATE:
+      printf("%*.2f%*.2f%*.0f", W, res->t_avg_us, W, res->mbytes_per_sec, W, res->msgs_per_sec);
+      break;
   }
   if (res->checked && b->verify) printf("%*ld", W, res->defects);
   printf("\n");

@@ -60,7 +60,8 @@ static void write_options(jw_t *w, const options_t *o) {
 static void json_run_begin(reporter_t *r, const run_info_t *in) {
   jw_t *w = &file.jw;
   rec_run_begin(w, in, in->suite);
-  write_options(w, in->opt);
+  if (in->write_options) in->write_options(w, in->options_ctx);
+  else write_options(w, in->opt);
   if (in->cpu_mflops > 0) jw_num(w, "cpu_exploit_mflops", in->cpu_mflops);
   jw_arr_begin(w, "benchmarks");
   for (int i = 0; i < in->n_benchmarks; i++) jw_str(w, NULL, in->benchmarks[i]->name);
@@ -84,6 +85,8 @@ static void json_table_begin(reporter_t *r, const table_info_t *t) {
   jw_int(w, "sizes", t->invalid ? 0 : t->n_sizes);
   /* The one-sided suites' tables come in modes; a reader opening the table needs it. */
   if (t->mode >= 0) jw_str(w, "mode", t->mode ? "aggregate" : "non_aggregate");
+  if (t->threads > 0) jw_int(w, "threads", t->threads);
+  if (t->grid) jw_str(w, "grid", t->grid);
   rec_close(w);
 }
 
@@ -109,6 +112,9 @@ static void json_result(reporter_t *r, const result_t *res) {
     jw_null(w, "overlap");
   }
   jw_num(w, "needed_gb", res->status == ST_OUT_OF_MEMORY ? res->needed_gb : NAN);
+  if (t->threads > 0) jw_int(w, "threads", t->threads);
+  if (t->window_size > 0) jw_int(w, "window_size", t->window_size);
+  if (t->grid) jw_str(w, "grid", t->grid);
   /* Rigour beyond IMB: how the calls were separated, and what sampling did. */
   jw_str(w, "sync", res->sync_used);
   if (ok) jw_int(w, "loops", res->loops > 0 ? res->loops : 1);

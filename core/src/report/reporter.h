@@ -9,6 +9,7 @@
 #include "engine/registry.h"
 #include "engine/selfcheck.h"
 #include "util/options.h"
+#include "util/jsonw.h"
 #include "util/stats.h"
 #include "util/timer.h"
 
@@ -39,6 +40,13 @@ typedef struct {
   const selfcheck_t *selfcheck;   /* the checks before measuring, or NULL (tools; -selfcheck off: done 0) */
   const bench_desc **benchmarks;  /* the run list, in order */
   int n_benchmarks;
+  /* Suites with a command line of their own (p2p, mt): the run record's
+   * "options" from their options, and the sizes their header names. NULL:
+   * IMB's options from opt. */
+  void (*write_options)(jw_t *w, const void *ctx);
+  const void *options_ctx;
+  size_t min_bytes, max_bytes;
+  int quiet_header;               /* the text's title block left out (IMB-MT -noheader) */
 } run_info_t;
 
 /* Opens one (benchmark, process count) table. */
@@ -57,6 +65,9 @@ typedef struct {
   const char *label;              /* the communicator's name (mpibench), else NULL */
   int label_index;                /* its position in the run */
   int timed_barrier;              /* a barrier followed every call inside the timing (mpibench) */
+  int threads;                    /* mt: threads per process, each its own communicator; 0 otherwise */
+  int window_size;                /* mt: UniBandMT/BiBandMT's messages in flight; 0 otherwise */
+  const char *grid;               /* p2p stencils: the process grid, "2 x 2" (IMB's order: y x x), else NULL */
 } table_info_t;
 
 typedef enum { ST_OK, ST_TIMEOUT, ST_OUT_OF_MEMORY, ST_INT_OVERFLOW } result_status_t;
@@ -137,5 +148,7 @@ void report_run_end(const run_end_t *end);
 /* The reporters. */
 reporter_t *imb_text_reporter(void);          /* IMB's tables on stdout */
 reporter_t *json_lines_reporter(const char *path, char *err, size_t errlen);
+reporter_t *imb_p2p_text_reporter(void);      /* IMB-P2P's tables on stdout */
+reporter_t *imb_mt_text_reporter(void);       /* IMB-MT's tables on stdout */
 
 #endif

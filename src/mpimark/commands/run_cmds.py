@@ -43,10 +43,11 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
         quiet: bool, **placement_params) -> None:
     """Run benchmarks under MPI and store every result.
 
-    SUITE is mpi1 (the default), nbc, mpi4 (MPI-4 libraries only), ext, rma
-    or io, as IMB-MPI1, -NBC, -MPI4, -EXT, -RMA, -IO. BENCHMARK names and IMB's
-    options (-msglog 0:10, -time 1, -npmin 2, -multi 0, -check, ...) go to
-    the core unchanged: `mpimark run mpi1 PingPong Allreduce -n 2 -msglog 0:10`.
+    SUITE is mpi1 (the default), nbc, mpi4 (MPI-4 libraries only), ext, rma,
+    io, p2p or mt, as IMB-MPI1, -NBC, -MPI4, -EXT, -RMA, -IO, -P2P, -MT. BENCHMARK
+    names and IMB's options (-msglog 0:10, -time 1, -npmin 2, -multi 0, -check,
+    ...; p2p and mt take IMB-P2P's and IMB-MT's, docs/p2p-mt.md) go to the core
+    unchanged: `mpimark run mpi1 PingPong Allreduce -n 2 -msglog 0:10`.
     --hosts/--hostfile, --ppn, --bind, --env and --launcher-arg say where and
     how the ranks run (docs/clusters.md). Inside a Slurm allocation (salloc,
     a batch job) the ranks are started with srun when it has the PMI plugin

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from mpimark.presentation import imb_programs
 from mpimark.presentation.rigour import SELFCHECK_KINDS
 from mpimark.records.benchmarks import Catalog, catalog, Layout
 
@@ -127,6 +128,8 @@ _FIGURES = {
     Layout.OVERLAP: ["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", " overlap[%]"],
     Layout.OVERLAP_SYNC: ["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", " overlap[%]"],
     Layout.PURE_OVRL: ["t_pure[usec]", "t_ovrl[usec]"],
+    Layout.P2P: ["t[usec]", "Mbytes/sec", "Msg/sec"],
+    Layout.AVG_RATE: ["t_avg[usec]", "Mbytes/sec", "Msg/sec"],
 }
 
 
@@ -232,6 +235,9 @@ def _row(table: _Table, result: dict) -> str:
                 _cell(overlap.get("t_cpu_usec"), ".2f"), _cell(overlap.get("overlap_percent"), ".2f")]
     elif layout is Layout.PURE_OVRL:
         out += [_cell(overlap.get("t_pure_usec"), ".2f"), _cell(result["t_max_usec"], ".2f")]
+    elif layout in (Layout.P2P, Layout.AVG_RATE):
+        out += [_cell(result["t_avg_usec"], ".2f"), _cell(result["mbytes_per_sec"], ".2f"),
+                _cell(result["msgs_per_sec"], ".0f")]
     else:
         out += [_cell(result["t_max_usec"], ".2f"), _cell(result["mbytes_per_sec"], ".2f")]
     if result.get("defects") is not None and table.checked:
@@ -252,6 +258,8 @@ def _first_result(records: list[dict], index: int) -> dict:
 def tables(records: list[dict]) -> str:
     """The table blocks (and invalid-process-count lines), in the order the core wrote them."""
     run = next((r for r in records if r["type"] == "run"), None)
+    if (run or {}).get("suite") in imb_programs.SUITES:
+        return imb_programs.tables(records)
     run_multi = _options(run).get("multi")
     run_suite = (run or {}).get("suite")
     facts = catalog(records)
@@ -283,5 +291,7 @@ def tables(records: list[dict]) -> str:
 def imb_text(records: list[dict]) -> str:
     """The whole text output: header, tables, and the closing line if the run ended."""
     run = next((r for r in records if r["type"] == "run"), None)
+    if (run or {}).get("suite") in imb_programs.SUITES:
+        return imb_programs.text(records)
     ended = any(r["type"] == "end" for r in records)
     return (header(run) if run else "") + tables(records) + (CLOSING if ended else "")

@@ -51,6 +51,8 @@ class Layout(Enum):
     OVERLAP = "t_ovrl, t_pure, t_CPU, overlap[%]"  # IMB-NBC, MPI-4 persistent
     OVERLAP_SYNC = "no #bytes, t_ovrl, t_pure, t_CPU, overlap[%]"  # Ibarrier, Barrier_persist
     PURE_OVRL = "t_pure, t_ovrl"  # Truly_passive_put
+    P2P = "t, MB/s, Msg/sec"  # IMB-P2P: t is the average latency over the processes
+    AVG_RATE = "t_avg, MB/s, Msg/sec"  # IMB-MT's UniBandMT, BiBandMT
 
 
 @dataclass(frozen=True)

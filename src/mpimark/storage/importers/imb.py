@@ -48,8 +48,11 @@ FAILURES = {"time-out": "timeout", "out-of-mem": "out_of_memory", "int-overflow"
 
 TOOL = re.compile(r"^#\s+(.*(?:MPI Benchmark|mpimark-core).*?),\s*(\S+) part\s*$")
 HEADER_FIELD = re.compile(r"^#\s*([A-Za-z][A-Za-z _-]*?)\s*:\s*(.*?)\s*$")
-BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(Multi-)?(\S+)\s*$")
-PROCESSES = re.compile(r"^#\s*#processes\s*=\s*(\d+)")
+# IMB-P2P's stencils name their grid: "# Benchmarking Stencil2D (2 x 2)".
+BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(Multi-)?(\S+)(?:\s+\(([\d x]+)\))?\s*$")
+# IMB-MT: "# #processes = 2 (threads: 2)".
+PROCESSES = re.compile(r"^#\s*#processes\s*=\s*(\d+)(?:\s*\(threads:\s*(\d+)\))?")
+WINDOW = re.compile(r"^#\s*window_size\s*=\s*(\d+)")
 GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups? of (\d+) process")
 MODE = re.compile(r"^#\s*MODE:\s*(\S+)")
 VERSION = re.compile(r"(?:Benchmarks?|Suite)\s+V?(\d+)")
@@ -70,11 +73,14 @@ class _Table:
     groups: int = 1
     mode: str | None = None
     columns: list[str] | None = None
+    grid: str | None = None  # IMB-P2P's stencils
+    threads: int | None = None  # IMB-MT
+    window: int | None = None  # IMB-MT's UniBandMT, BiBandMT
 
 
 def _suite(part: str | None) -> str:
-    # "MPI-1" -> "mpi1" (the core's suite name), "EXT" -> "ext", ...
-    return re.sub(r"[^a-z0-9]", "", part.lower()) if part else "mpi1"
+    # "MPI-1" -> "mpi1" (the core's suite name), "EXT" -> "ext", "IMB-P2P" -> "p2p", "MT" -> "mt", ...
+    return re.sub(r"^imb|[^a-z0-9]", "", part.lower()) if part else "mpi1"
 
 
 def _header_facts(lines: list[str]) -> tuple[dict, list[str], str | None]:
@@ -137,6 +143,8 @@ def parse(path: Path, lines: list[str]) -> Parsed:
     suite = _suite(part)
     data_type = facts.get("MPI_Datatype", "MPI_BYTE").split()[0] if facts.get("MPI_Datatype") else "MPI_BYTE"
     red_type = (facts.get("MPI_Datatype for reductions") or "MPI_FLOAT").split()[0]
+    if suite == "mt":  # IMB-MT moves -datatype (int, or char) in every benchmark and prints no datatype line
+        data_type = red_type = "MPI_CHAR" if _option(command, "-datatype") == "char" else "MPI_INT"
     results: list[dict] = []
     table: _Table | None = None
     tables = 0
@@ -157,10 +165,13 @@ def parse(path: Path, lines: list[str]) -> Parsed:
         if text.startswith("#"):
             match = BENCHMARKING.match(text)
             if match:
-                table = _Table(match.group(2), bool(match.group(1)), number_)
+                table = _Table(match.group(2), bool(match.group(1)), number_, grid=match.group(3))
                 tables += 1
             elif table is not None and (match := PROCESSES.match(text)):
                 table.processes = int(match.group(1))
+                table.threads = int(match.group(2)) if match.group(2) else None
+            elif table is not None and (match := WINDOW.match(text)):
+                table.window = int(match.group(1))
             elif table is not None and (match := GROUPS.match(text)):
                 table.groups, table.processes = int(match.group(1)), int(match.group(2))
             elif table is not None and (match := MODE.match(text)):
@@ -179,12 +190,18 @@ def parse(path: Path, lines: list[str]) -> Parsed:
     if runs > 1:  # cat run1.txt run2.txt > all.txt
         notes.append(f"the file holds {runs} runs one after another ({runs} '{FINALIZE}' lines), stored as one "
                      "run; split the file to keep them apart")
-    return Parsed(path, "imb", results, source, command, notes, _incomplete(lines, results))
+    return Parsed(path, "imb", results, source, command, notes, _incomplete(lines, results, suite))
 
 
-def _incomplete(lines: list[str], results: list[dict]) -> str | None:
-    """Why the output is not a whole run: no closing line (cut off, or the run died), or rows IMB skipped."""
-    if not any(line.strip() == FINALIZE for line in lines):
+def _option(command: list[str], name: str) -> str | None:
+    return next((command[i + 1] for i in range(len(command) - 1) if command[i] == name), None)
+
+
+def _incomplete(lines: list[str], results: list[dict], suite: str) -> str | None:
+    """Why the output is not a whole run: no closing line (cut off, or the run died), or rows IMB skipped.
+
+    IMB-MT prints no closing line."""
+    if suite != "mt" and not any(line.strip() == FINALIZE for line in lines):
         return f"the file ends before IMB's closing line '{FINALIZE}': cut off, or the run died"
     skipped = sum(r["status"] != "ok" for r in results)
     if skipped:
@@ -221,6 +238,10 @@ def _row(path: Path, line: int, text: str, table: _Table, suite: str, data_type:
              if name in values}
     if table.mode:
         extra["mode"] = table.mode
+    extra.update({key: value for key, value in (("grid", table.grid), ("threads", table.threads),
+                                                 ("window_size", table.window)) if value is not None})
+    if suite == "p2p":  # IMB-P2P's t[usec] is the latency averaged over the processes, not a t_max
+        values["t_avg_usec"] = values.pop("t_max_usec", None)
     bandwidth = values.get("mbytes_per_sec")
     if table.name in IMB_ONLY:
         cls, reduces = IMB_ONLY[table.name]
