@@ -56,7 +56,7 @@ int own_buffers_ok(int failed, const char *benchmark, double bytes) {
     char msg[256];
     snprintf(msg, sizeof(msg), "%s skipped: %.0f bytes of message buffers per process could not be allocated; "
              "lower the largest size", benchmark, bytes);
-    event_t ev = {"error", "out_of_memory", msg, benchmark, 0, -1};
+    event_t ev = {"error", "out_of_memory", msg, benchmark, 0, -1, 0};
     report_event(&ev);
   }
   return !any;
