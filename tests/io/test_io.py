@@ -273,7 +273,7 @@ def test_bad_iodir(tmp_path, what):
 # --- the free-space check ----------------------------------------------------------------
 
 def test_the_space_check_on_a_small_tmpfs_accepts_what_fits(tmp_path):
-    """2 ranks on a 2 MB tmpfs: 1.6 MB fit. Each rank measured the free space right after its own probe,
+    """2 ranks on a 2 MB tmpfs: 1 MiB files fit. Each rank measured the free space right after its own probe,
     while the other's probe file still took room, and refused the run now and then."""
     small = tmp_path / "small"
     small.mkdir()
@@ -282,7 +282,7 @@ def test_the_space_check_on_a_small_tmpfs_accepts_what_fits(tmp_path):
         pytest.skip("cannot mount a tmpfs here (needs root)")
     try:
         for _ in range(4):  # it was a race: most tries failed before the fix
-            run = run_core(2, "io", "S_Write_indv", "-msglog", "0:19", "-iter", "50,1.5", "-iodir", str(small),
+            run = run_core(2, "io", "S_Write_indv", "-msglog", "0:19", "-iter", "50,1", "-iodir", str(small),
                            json=False, timeout=120)
             assert run.returncode == 0, run.describe()
             assert not error_lines(core_stderr_lines(run.stderr)), run.describe()

@@ -43,9 +43,9 @@ long iter_warmup(long n_sample) {
   return n;
 }
 
-double iter_time_limit(int n_sizes, int min_log, int max_log, double secs) {
+double iter_time_limit(int n_list, int min_log, int max_log, double secs) {
   int span = max_log - min_log;
-  int m = n_sizes > span ? n_sizes : span;
+  int m = n_list > span ? n_list : span;
   m -= 1;
   if (m < 1) m = 1;
   return m * secs;
