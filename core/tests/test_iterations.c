@@ -58,10 +58,14 @@ int main(void) {
   CHECK_EQ_LONG(iter_warmup(5), 5);
   CHECK_EQ_LONG(iter_warmup(1), 1);
 
-  /* Time-out: (max(n_sizes, max-min) - 1) * secs, at least secs. */
-  CHECK_NEAR(iter_time_limit(23, 0, 22, 10), 220, 1e-9);
-  CHECK_NEAR(iter_time_limit(3, 0, 2, 0.5), 1.0, 1e-9);
-  CHECK_NEAR(iter_time_limit(1, 0, 0, 2), 2.0, 1e-9);
+  /* Time-out as IMB: (max(n_list, max - min) - 1) * secs, at least secs; n_list is 0 with -msglog. */
+  CHECK_NEAR(iter_time_limit(0, 0, 22, 10), 210, 1e-9);    /* the defaults */
+  CHECK_NEAR(iter_time_limit(0, 10, 16, 0.1), 0.5, 1e-9);  /* the issue's -msglog 10:16 -time 0.1 */
+  CHECK_NEAR(iter_time_limit(0, 0, 2, 0.5), 0.5, 1e-9);
+  CHECK_NEAR(iter_time_limit(0, 3, 3, 2), 2.0, 1e-9);      /* one size: at least secs */
+  CHECK_NEAR(iter_time_limit(5, 0, 22, 1), 21, 1e-9);      /* a short list keeps -msglog's default span */
+  CHECK_NEAR(iter_time_limit(30, 0, 22, 1), 29, 1e-9);     /* a long list counts its entries */
+  CHECK_NEAR(iter_time_limit(5, 0, 2, 1), 4, 1e-9);
   CHECK_EQ_LONG(log2_ceil(1), 0);
   CHECK_EQ_LONG(log2_ceil(1000), 10);
   CHECK_EQ_LONG(log2_ceil(1024), 10);
