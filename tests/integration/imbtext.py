@@ -322,6 +322,7 @@ class Table:
     groups: list[list[int]] | None = None     # "# ( G groups of N ...)" listing
     grid: list[list[int]] | None = None       # "-map" rank order rows
     mode: str | None = None                   # "# MODE:" block, in the JSON's spelling (aggregate, non_aggregate)
+    split_note: str | None = None             # Reduce_scatter: the -imb_compat line
     rows: list[Row] = field(default_factory=list)
     blocks: list[list[Row]] = field(default_factory=list)  # -multi 1: one block per size
 
@@ -365,6 +366,9 @@ FAILURE = re.compile(r"^((?:.{13})+) (time-out|out-of-mem|int-overflow)\.;(.*)$"
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 PARTS = ("MPI-1", "MPI-2", "MPI-RMA", "MPI-NBC", "MPI-4")
 IDLE = re.compile(r"^# \( (\d+) additional (process|processes) waiting in MPI_Barrier\)$")
+# mpimark's line under a Reduce_scatter title: which definition (-imb_compat) the table measured.
+SPLIT_NOTE = re.compile(r"^# \( (every process receives #bytes: IMB 2019\+|#bytes split across the processes: "
+                        r"the user guide's definition) \) $")
 GROUPS = re.compile(r"^# \( (\d+) groups of (\d+) processes each running simultaneous \) $")
 
 
@@ -510,13 +514,15 @@ def _parse_table(src: _Lines) -> Table:
             table.groups.append(ranks)
     else:
         raise ParseError(src.i, "expected '# #processes = N ', a rank order or a group listing", line)
-    if (nxt := src.peek()) is not None and nxt.startswith("# ( "):
+    if (nxt := src.peek()) is not None and nxt.startswith("# ( ") and not SPLIT_NOTE.fullmatch(nxt):
         m = IDLE.fullmatch(src.next("idle line"))
         if not m:
             raise ParseError(src.i, "bad idle line", nxt)
         table.idle = int(m.group(1))
         if (table.idle == 1) != (m.group(2) == "process") or table.idle == 0:
             raise ParseError(src.i, "idle line: 'process' is for exactly one, 'processes' for more", nxt)
+    if (nxt := src.peek()) is not None and SPLIT_NOTE.fullmatch(nxt):  # Reduce_scatter: which definition
+        table.split_note = src.next("Reduce_scatter line")
     src.exact(dash.group(0), "second dash line (same as the first)")
     if src.peek() == "#":  # IMB-EXT/RMA: "#", "#    MODE: AGGREGATE ", "#"
         src.next("'#' line before MODE")

@@ -298,11 +298,10 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
   for (int i = first; i < argc; i++)
     if (is_help(argv[i])) {
       o->help = 1;
-      /* -help OPTION (IMB's args parser): that option's text only. */
-      if (i + 1 < argc && argv[i + 1][0]) {
-        const char *t = argv[i + 1][0] == '-' ? argv[i + 1] + 1 : argv[i + 1];
-        snprintf(o->help_topic, sizeof(o->help_topic), "%s", t);
-      }
+      /* -help OPTION (IMB's args parser: the option's name without its dash): that option's
+       * text; main prints the whole text when the word names no option. */
+      if (i + 1 < argc && argv[i + 1][0] && argv[i + 1][0] != '-')
+        snprintf(o->help_topic, sizeof(o->help_topic), "%s", argv[i + 1]);
       return 0;
     }
 
