@@ -15,11 +15,14 @@ int main(void) {
   CHECK_EQ_LONG(iter_select(&p, 8, 2, 0, 0, 0), 100);
   /* Barrier-like: always MSGSPERSAMPLE. */
   CHECK_EQ_LONG(iter_select(&p, 4194304, 4, 0, 1, 1), 1000);
+  /* A Sync benchmark that moves no data (IMB-IO's Open_Close): MSGS_NONAGGR, as IMB. */
+  CHECK_EQ_LONG(iter_select(&p, 0, 2, 0, 1, 0), 100);
   CHECK(iter_calibrates(&p, 1));
 
   /* off: always MSGSPERSAMPLE. */
   p.policy = POLICY_OFF;
   CHECK_EQ_LONG(iter_select(&p, 4194304, 2, 0, 0, 1), 1000);
+  CHECK_EQ_LONG(iter_select(&p, 0, 2, 0, 1, 0), 1000);  /* Open_Close too: off sets MSGSPERSAMPLE first */
   CHECK(!iter_calibrates(&p, 0));
 
   /* multiple_np: tmp = (int)(1000 * 2^22 / (np * max(size,4) + 2^22) + 0.5), rounded down to a multiple of np. */
