@@ -462,6 +462,9 @@ def _parse_header(src: _Lines) -> tuple[dict, str, bool, int | None, int | None,
     src.exact("", "blank line")
     names = []
     while src.peek() not in (None, ""):
+        if src.peek().startswith("#     ") and names:  # IMB-RMA's comment lines under a name
+            src.next("benchmark comment line")
+            continue
         names.append(src.match(r"# (\w+)", "benchmark name line").group(1))
     if not names:
         raise ParseError(src.i + 1, "empty benchmark list")

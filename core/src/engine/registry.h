@@ -78,6 +78,7 @@ typedef void (*finish_fn)(bench_ctx *c, long iter, MPI_Request *req);
 
 struct bench_desc {
   const char *name;       /* IMB's exact spelling */
+  const char *comment;    /* IMB's lines under the name in the header's list ('\n' between lines), or NULL */
   bench_class_t cls;
   unsigned flags;
   double time_scale;      /* reported time = measured * scale (PingPong: 0.5) */

@@ -86,6 +86,7 @@ static void write_layout(jw_t *w, const char *key, bench_layout_t k) {
 static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
   jw_obj_begin(w, NULL);
   jw_str(w, "name", b->name);
+  jw_str(w, "comment", b->comment);
   jw_str(w, "class", class_name(b->cls));
   jw_bool(w, "default", (b->flags & BF_DEFAULT) != 0);
   bench_layout_t k = bench_layout(b, -1);

@@ -72,7 +72,16 @@ static void text_run_begin(reporter_t *r, const run_info_t *in) {
   }
   printf(hs.hash_space ? "# \n# \n" : "#\n#\n");
   printf("\n# List of Benchmarks to run:\n\n");
-  for (int i = 0; i < in->n_benchmarks; i++) printf("# %s\n", in->benchmarks[i]->name);
+  for (int i = 0; i < in->n_benchmarks; i++) {
+    printf("# %s\n", in->benchmarks[i]->name);
+    /* IMB-EXT and IMB-RMA print a benchmark's comment lines under its name. */
+    for (const char *c = in->benchmarks[i]->comment; c && *c;) {
+      const char *nl = strchr(c, '\n');
+      int len = nl ? (int)(nl - c) : (int)strlen(c);
+      printf("#     %.*s\n", len, c);
+      c += len + (nl ? 1 : 0);
+    }
+  }
   if (in->cpu_mflops > 0)
     printf("\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n"
            "# performance of %7.2f MFlops\n", in->cpu_mflops);

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from mpimark.records.benchmarks import Catalog, catalog, Layout
+from mpimark.records.benchmarks import Catalog, catalog, Layout, UnknownBenchmark
 
 WIDTH = 13  # IMB's column width
 IMB_METHOD_VERSION = "2021.11"  # as IMB_METHOD_VERSION in core/src/report/imb_text.c
@@ -78,6 +78,15 @@ def _date(start_utc: str) -> str:
     return f"{moment:%a %b} {moment.day:2d} {moment:%H:%M:%S %Y}"
 
 
+def _listed(name: str, suite: str, run: dict) -> str:
+    """A name in the header's list, with IMB's comment lines under it (IMB-RMA)."""
+    try:
+        comment = dict(catalog([run]).get(name, suite).facts).get("comment")
+    except UnknownBenchmark:  # an imported run's name the core does not know: no comment
+        comment = None
+    return f"# {name}\n" + "".join(f"#     {line}\n" for line in (comment or "").splitlines())
+
+
 def header(run: dict) -> str:
     """The block before the first table: program, system, calling sequence, sizes, types."""
     options, uname, mpi = _options(run), run.get("uname") or {}, run.get("mpi") or {}
@@ -121,7 +130,7 @@ def header(run: dict) -> str:
     out += [
         "# \n# \n" if hash_space else "#\n#\n",
         "\n# List of Benchmarks to run:\n\n",
-        *(f"# {name}\n" for name in run.get("benchmarks", [])),
+        *(_listed(name, suite, run) for name in run.get("benchmarks", [])),
     ]
     if run.get("cpu_exploit_mflops"):  # the overlap suites: the CPU kernel's rate
         out.append(f"\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n"
