@@ -194,9 +194,11 @@ static void text_result(reporter_t *r, const result_t *res) {
       break;
     case LAYOUT_OVERLAP:
     case LAYOUT_OVERLAP_SYNC:
-      /* IMB's code divides by max(t_pure, t_CPU), the guide by min; the stream keeps both. */
+      /* IMB-NBC's and IMB-MPI4's code divide by max(t_pure, t_CPU), the guide and IMB-IO by min;
+       * the stream keeps both. */
       printf("%*.2f%*.2f%*.2f%*.2f", W, res->t_max_us, W, res->t_pure_us, W, res->t_cpu_us, W,
-             current_opt->imb_compat == COMPAT_GUIDE ? res->overlap_pct : res->overlap_pct_max);
+             current_opt->imb_compat == COMPAT_GUIDE || strcmp(t->suite, "io") == 0 ? res->overlap_pct
+                                                                                   : res->overlap_pct_max);
       break;
     case LAYOUT_PURE_OVRL:
       printf("%*.2f%*.2f", W, res->t_pure_us, W, res->t_max_us);

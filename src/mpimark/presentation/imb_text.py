@@ -252,8 +252,9 @@ def _row(table: _Table, result: dict, guide: bool = False) -> str:
             out.append(_cell(result["mbytes_per_sec"], ".2f"))
     elif layout in (Layout.OVERLAP, Layout.OVERLAP_SYNC):
         # t_ovrl is t_max (the rank with the largest t_ovrl); the others are that rank's. The
-        # overlap column is IMB's (max denominator) unless the run chose -imb_compat guide.
-        percent = overlap.get("overlap_percent" if guide else "overlap_percent_max_denominator")
+        # overlap column is IMB-NBC's (max denominator) unless the run chose -imb_compat guide.
+        guides = guide or "overlap" not in table.compat  # IMB-IO divides by min(t_pure, t_CPU) too
+        percent = overlap.get("overlap_percent" if guides else "overlap_percent_max_denominator")
         out += [_cell(result["t_max_usec"], ".2f"), _cell(overlap.get("t_pure_usec"), ".2f"),
                 _cell(overlap.get("t_cpu_usec"), ".2f"), _cell(percent, ".2f")]
     elif layout is Layout.PURE_OVRL:
