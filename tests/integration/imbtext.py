@@ -142,7 +142,8 @@ class Suite:
 
     @property
     def all(self) -> list[str]:
-        return self.defaults + self.non_default  # the run list: defaults, then the -include'd ones
+        # The run list of `-include <the non-default ones>`: IMB runs the -include'd names first.
+        return self.non_default + self.defaults
 
     def bench(self, name: str) -> Bench:
         return next(b for b in self.benchmarks if b.name == name)

@@ -130,10 +130,7 @@ class SuiteRun:
 
     @property
     def expected_list(self) -> list[str]:
-        # IMB's order: the -include names (the non-default ones) first, then the defaults.
-        order = [b for b in self.rules.all if b in non_default(self.suite)] + \
-            [b for b in self.rules.all if b not in non_default(self.suite)]
-        return [b for b in order if b not in self.left_out]
+        return [b for b in self.rules.all if b not in self.left_out]
 
 
 _runs: dict[tuple[str, str, int], SuiteRun] = {}
