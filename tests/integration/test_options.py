@@ -480,7 +480,7 @@ def test_msg_pause():
     plain = run_core(2, *common)
     assert paused.returncode == plain.returncode == 0
     n_sizes = len(paused.results())
-        assert n_sizes == 6  # PingPong 0,1,2; Allreduce 0,4,4 (IMB keeps the duplicate)
+    assert n_sizes == 6  # PingPong 0,1,2; Allreduce 0,4,4 (IMB keeps the duplicate)
     assert paused.end_record["elapsed_s"] >= 0.1 * n_sizes
     assert plain.end_record["elapsed_s"] < 0.1 * n_sizes
     assert paused.run_record["options"]["msg_pause"] == "on"
