@@ -566,12 +566,12 @@ static void skip_size(table_run_t *tr, const size_plan_t *sp, result_status_t st
   if (wrank == 0) {
     char msg[320];
     if (status == ST_TIMEOUT && !tr->timed_out)
-      snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.3g s reached at %zu bytes; the remaining sizes are skipped; raise -time",
+      snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.3g s reached at %zu bytes; the benchmark ends here, as in IMB; raise -time",
                name, tr->g->np, tr->plan->limit_s, sp->bytes);
     else if (status == ST_OUT_OF_MEMORY)
     {
       char need[32];
-      snprintf(msg, sizeof(msg), "%s on %d processes at %zu bytes needs %s per process, more than -mem %.3g GB or the free memory allows",
+      snprintf(msg, sizeof(msg), "%s on %d processes at %zu bytes needs %s per process, more than -mem %.3g GB or the free memory allows; the benchmark ends here, as in IMB",
                name, tr->g->np, sp->bytes, str_gigabytes(sp->need_gb, need, sizeof(need)), e->opt->mem_gb);
     }
     else if (status == ST_INT_OVERFLOW)
