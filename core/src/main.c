@@ -51,7 +51,7 @@ static const char usage_text[] =
     "  -root_shift on|off        rotate the root of rooted collectives every iteration (off)\n"
     "  -sync on|off|window       untimed barrier after every collective call (on); window: every call\n"
     "                            starts at a common time on the synchronised clock (docs/measurement.md)\n"
-    "  -ci_target P              sample each size until the median's 95 %% CI is within +-P (e.g. 0.01)\n"
+    "  -ci_target P              sample each size until the median's 95 % CI is within +-P (e.g. 0.01)\n"
     "                            or -time ends (default: IMB's repetitions)\n"
     "  -imb_barrier on|off       IMB's own dissemination barrier instead of MPI_Barrier (off)\n"
     "  -data_type T              byte | char | int | float | double (byte)\n"
@@ -61,7 +61,8 @@ static const char usage_text[] =
     "  -window_size N            Uniband/Biband messages in flight (256)\n"
     "  -msg_pause on|off         pause after every size (off)\n"
     "  -aggregate_mode M         ext, rma, io: aggregate | non_aggregate | multi (both; default)\n"
-    "  -iodir DIR                io: directory of the benchmark files (current directory)\n"
+    "  -iodir DIR                io: directory of the benchmark files, which must exist (mkdir -p DIR first;\n"
+    "                            default: the current directory)\n"
     "  -imb_compat 2021|guide    where IMB 2021 and its 4.0 user guide disagree: 2021 (default) as IMB 2021;\n"
     "                            guide: Reduce_scatter splits X bytes across the ranks, the overlap column\n"
     "                            divides by min(t_pure, t_CPU), EXT aggregate transfers go to disjoint\n"
@@ -70,6 +71,7 @@ static const char usage_text[] =
     "\n"
     "mpimark options:\n"
     "  -check [on|off]           verify every received buffer; adds a defects column (off)\n"
+    "  -selfcheck on|off         timer, OS-noise and load checks before measuring, with warnings (on)\n"
     "  -json FILE                write the JSON Lines results stream to FILE\n";
 
 static void usage(FILE *f) { fputs(usage_text, f); }
@@ -301,8 +303,16 @@ int main(int argc, char **argv) {
   info.cpu_mflops = engine.cpu_mflops;
   clocksync_build(&engine.clock);
   info.clock = &engine.clock;
+  static selfcheck_t check;
+  if (opt.selfcheck) selfcheck_run(&check, &engine.clock, engine.host.ranks_on_host);
+  info.selfcheck = &check;
+  /* Without the checks, rank 0's own timer test still gives a resolution. */
+  engine.timer_resolution_ns = check.done ? check.resolution_ns : info.timer.granularity_ns;
   int64_t t0 = now_ns();
-  if (rank == 0) report_run_begin(&info);
+  if (rank == 0) {
+    report_run_begin(&info);
+    selfcheck_report(&check);
+  }
   engine_run(&engine, list, n);
   /* The clock model checked again: what is left of it, and the drift seen. */
   int P_end;
@@ -321,6 +331,7 @@ int main(int argc, char **argv) {
   }
   free(clk);
   clocksync_free(&engine.clock);
+  selfcheck_free(&check);
 
   /* The verdict is rank 0's; every rank returns it. */
   long verdict[3] = {engine.oom_sizes, engine.defects, engine.skipped_sizes};

@@ -397,11 +397,17 @@ def _fields13(line: str, lineno: int, what: str) -> list[str]:
     return [c.strip() for c in chunks]
 
 
+WARNING_PREFIX = "# mpimark warning: "
+
+
 class _Lines:
     def __init__(self, text: str):
         if not text.endswith("\n"):
             raise ParseError(text.count("\n") + 1, "output does not end with a newline")
-        self.lines = text.split("\n")[:-1]
+        # mpimark's warnings (the self-checks) are comment lines anywhere, which IMB parsers skip.
+        lines = text.split("\n")[:-1]
+        self.warnings = [line for line in lines if line.startswith(WARNING_PREFIX)]
+        self.lines = [line for line in lines if not line.startswith(WARNING_PREFIX)]
         self.i = 0
 
     def peek(self, k: int = 0) -> str | None:

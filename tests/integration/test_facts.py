@@ -116,7 +116,7 @@ def test_the_tools_tables_describe_every_record_their_streams_hold(tmp_path):
     assert set(tools) == {"mpibench", "b_eff", "startup"}
     assert all(t["kind"] == "tool" for t in tools.values())
     assert all(s["kind"] == "imb" for s in doc["suites"])
-    streams = {"startup": ["startup"], "b_eff": ["beff", "-mem", "4", "-out", str(tmp_path / "b")],
+    streams = {"startup": ["startup"], "b_eff": ["beff", "-short", "-test", "-mem", "1", "-out", str(tmp_path / "b")],
                "mpibench": ["mpibench", "-e", "64", "Bcast", "Barrier"]}
     for tool, args in streams.items():
         done = run_core(2, *args)

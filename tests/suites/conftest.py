@@ -1,5 +1,5 @@
 """The one-sided and nonblocking suites (ext, rma, nbc, mpi4) run by the real
-core at 2, 3 and 4 ranks under Open MPI and under MPICH.
+core at 2, 3 and 4 ranks under Open MPI and at 2 and 4 under MPICH.
 
 Open MPI runs build/core (scripts/setup.sh) through scripts/mpiexec.sh, as
 tests/integration does; MPICH runs the core the front end builds for it
@@ -32,7 +32,7 @@ MPIS = ("openmpi", "mpich")
 # non-aggregate mode and for Window, the -iter's third number), and IMB's 10 s
 # per size, which here only sets the time-out limit, so load on the machine
 # cannot turn rows into time-outs.
-PLAN = ("-msglog", "0:6", "-iter", "20,40,20", "-time", "10")
+PLAN = ("-msglog", "0:4", "-iter", "20,40,20", "-time", "10")
 # MPICH busy-polls: on 3 or 4 ranks over 2 cores every collective call waits
 # for a descheduled rank (~10 ms each, measured; MPIR_CVAR_POLLS_BEFORE_YIELD,
 # MPIR_CVAR_CH4_GLOBAL_PROGRESS and -bind-to none did not help). There the
@@ -155,7 +155,10 @@ def suite_run():
     return get
 
 
-CASES = [(m, s, n) for m in MPIS for s in SUITES for n in RANKS]
+# Odd counts (3) under Open MPI only: MPICH's ranks busy-poll, so its
+# oversubscribed runs cost most of this directory's time; 4 ranks already
+# runs MPICH oversubscribed.
+CASES = [(m, s, n) for m in MPIS for s in SUITES for n in RANKS if not (m == "mpich" and n == 3)]
 
 
 def case_id(case: tuple[str, str, int]) -> str:

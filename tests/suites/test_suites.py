@@ -1,5 +1,5 @@
 """Every benchmark of ext, rma, nbc and mpi4 at 2, 3 and 4 ranks under Open MPI
-and MPICH, with -check: exit status, IMB's layout of every table (MODE
+and at 2 and 4 under MPICH, with -check: exit status, IMB's layout of every table (MODE
 blocks, overlap columns), the JSON stream against the schema and against the
 text, defects, and the overlap figures. Known library bugs are asserted as
 such (known_bugs.py)."""

@@ -145,3 +145,27 @@ def test_gains_say_faster_slower_or_within_the_noise():
     assert found[16].verdict == "same"
     md = shown.gains_markdown(list(found.values()), "v")
     assert "TUNED SLOWER" in md and "tuned faster" in md
+
+
+def _rounds(k):
+    """k launches per arm; the ring is clearly faster in every one."""
+    return evaluate(ARMS, {
+        DEFAULT.label: [(10 + i, [_result(1024, 5.0 + 0.1 * i)]) for i in range(k)],
+        RING.label: [(20 + i, [_result(1024, 4.0 + 0.1 * i)]) for i in range(k)],
+    })
+
+
+def test_three_rounds_cannot_be_significant_and_the_footnote_says_why():
+    row, = _rounds(3).rows
+    assert row.best.arm == RING and len(row.best.samples_usec) == 3
+    assert row.p_value is None and not row.significant
+    why = [line for line in shown.footnotes(_rounds(3)) if "launch medians" in line]
+    assert why == ["untested rows have 3 launch medians per algorithm; a two-sided rank test needs 4 "
+                   "to reach p <= 0.05 (study again with --repeat 4 or more)"]
+    assert "--repeat 4 or more" in shown.markdown(_rounds(3), "t")
+
+
+def test_four_rounds_are_tested_and_need_no_footnote():
+    row, = _rounds(4).rows
+    assert row.p_value is not None and row.p_value <= 0.05 and row.significant
+    assert not [line for line in shown.footnotes(_rounds(4)) if "launch medians" in line]

@@ -281,3 +281,25 @@ def test_geomean_leaves_out_zero_byte_collectives_and_rows_without_samples():
     assert result.geomean_rows == 2 and result.geomean_ratio == pytest.approx(2.0)
     assert [r.key.bytes for r in result.slower_than(0.05)] == [0, 1024]  # Barrier and PingPong, not the no-op
     assert result.slower_than(1.5) == []
+
+
+def _launches(rows: int, factor: float, launches: int = 5) -> list[list[dict]]:
+    """launches runs of `rows` PingPong sizes, one sample-less median per launch (the launch is the unit)."""
+    return [[result_record(bytes=1 << i, count=1 << i, samples_ns=[factor * (1000 + 10 * launch)] * 4,
+                           distribution={**result_record()["distribution"], "median_usec": factor * (1 + launch / 100)})
+             for i in range(rows)] for launch in range(launches)]
+
+
+def test_the_warnings_say_what_the_correction_leaves_possible():
+    # 5 launches a side: the smallest p is 2/252 = 0.0079; 12 rows: 0.095 after Holm's first step
+    a, b = _launches(12, 1.0), _launches(12, 2.0)
+    holm = analysis.compare_launches(a, b, correction="holm")
+    assert not any(r.significant for r in holm.rows)
+    assert any("no row can be significant" in w and "Holm" in w for w in holm.warnings)
+    # Benjamini-Hochberg: all 12 rows differ together, each at p 0.0079: all significant; the warning says
+    # that a difference confined to fewer than 2 rows (0.0079 * 12 / 0.05 = 1.9) could not be
+    bh = analysis.compare_launches(a, b, correction="bh")
+    assert all(r.significant for r in bh.rows) and bh.correction == analysis.DEFAULT_CORRECTION == "bh"
+    assert any("at least 2 rows differ together" in w for w in bh.warnings)
+    few = analysis.compare_launches(_launches(3, 1.0), _launches(3, 2.0), correction="bh")
+    assert few.warnings == []  # 0.0079 * 3 <= 0.05: one row alone can be significant

@@ -48,15 +48,16 @@ def test_compare_table(db):
     row_8 = next(line for line in lines if "PingPong" in line and "│     8 │" in line)
     assert row_8.count("1.045") == 2 and "1.000" in row_8 and "~" in row_8
     row_1024 = next(line for line in lines if "1024" in line)
-    # p = 1.8e-4 on its own, 3.7e-4 after Holm over the two tested rows (8 and 1024 bytes)
+    # p = 1.8e-4 on its own, 3.7e-4 after Benjamini-Hochberg (the default) over the two tested rows (8 and 1024
+    # bytes): the smaller of two p values times 2 / 1, as Holm's first step
     assert "2.090" in row_1024 and "2.000" in row_1024 and "3.7e-04" in row_1024 and "slower" in row_1024
     assert "+1.04 [+0.99, +1.1]" in row_1024  # Hodges-Lehmann shift: B's samples are A's doubled
     row_4096 = next(line for line in lines if "4096" in line)
     assert row_4096.rstrip("│ ").endswith("?")
     geomean = next(line for line in lines if "geomean" in line)
     assert "1.260" in geomean and "(3 rows)" in geomean  # (1 * 2 * 1) ** (1/3)
-    assert "verdict" in lines[2] and "p (holm)" in lines[2]
-    assert "two-sided Mann-Whitney U" in result.stdout and "Holm" in result.stdout
+    assert "verdict" in lines[2] and "p (bh)" in lines[2]
+    assert "two-sided Mann-Whitney U" in result.stdout and "Benjamini-Hochberg" in result.stdout
 
 
 def test_compare_json_and_csv_carry_the_numbers(db):
@@ -69,7 +70,7 @@ def test_compare_json_and_csv_carry_the_numbers(db):
     assert rows[8]["significant"] is False and rows[4096]["note"] == "insufficient samples"
     assert rows[8]["verdict"] == "~" and rows[4096]["verdict"] == "?"
     assert document["geomean"]["ratio_b_a"] == pytest.approx(2 ** (1 / 3)) and document["geomean"]["rows"] == 3
-    assert document["correction"] == "holm"
+    assert document["correction"] == "bh"
     assert document["alpha"] == 0.05
     table = list(csv.DictReader(io.StringIO(invoke("compare", "1", "2", "--format", "csv", "--db", str(db)).stdout)))
     assert table[1]["bytes"] == "1024" and float(table[1]["ratio_b_a"]) == pytest.approx(2.0)
@@ -79,7 +80,7 @@ def test_compare_json_and_csv_carry_the_numbers(db):
 def test_compare_markdown(db):
     text = invoke("compare", "1", "2", "--format", "markdown", "--db", str(db)).stdout
     assert text.startswith("| benchmark | np | bytes | median A [usec] | median B [usec] | B/A | B-A [usec] (95% CI) | "
-                           "p (holm) | verdict |")
+                           "p (bh) | verdict |")
     assert "| **slower** |" in text
     assert "| **geomean B/A (3 rows)** |" in text and "- A: Open MPI 5.0.11 (run 1)" in text
 
@@ -161,3 +162,13 @@ def test_gate_markdown_and_json_for_ci(db):
 def test_gate_threshold_must_be_a_percentage(db):
     result = invoke("compare", "1", "2", "--fail-if-slower", "five", "--db", str(db))
     assert result.exit_code == 2 and "is not a percentage" in result.stderr
+
+
+def test_the_gate_controls_the_family_wise_error_and_compare_the_false_discovery_rate(db):
+    # compare describes many rows: Benjamini-Hochberg; the gate fails a job on one row: Holm (docs/analysis.md)
+    assert json.loads(invoke("compare", "1", "2", "--format", "json", "--db", str(db)).stdout)["correction"] == "bh"
+    gated = invoke("compare", "1", "2", "--fail-if-slower", "5%", "--format", "json", "--db", str(db))
+    assert json.loads(gated.stdout)["correction"] == "holm" and "p (holm)" in gated.stderr
+    chosen = invoke("compare", "1", "2", "--fail-if-slower", "5%", "--correction", "bh", "--format", "json",
+                    "--db", str(db))
+    assert json.loads(chosen.stdout)["correction"] == "bh"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from mpimark.records.results import MACHINE_EVENT, core_records
 from mpimark.storage.store import owner_alive, owner_now, Store
 
 from .cli_helpers import invoke
@@ -12,13 +13,20 @@ from .records import event_record, result_record, run_record
 STREAM = [run_record(), event_record(), result_record(bytes=0), result_record(), result_record(bytes=2048)]
 
 
-def _orphan(db, stream_file, stored: int, owner: dict) -> int:
-    """A 'running' run of a dead mpimark: its first `stored` records in the database, all of them in its stream."""
+MACHINE = {"type": "event", "level": "info", "kind": MACHINE_EVENT, "message": "2 cores", "machine": {}}
+
+
+def _orphan(db, stream_file, stored: int, owner: dict, machine: bool = False) -> int:
+    """A 'running' run of a dead mpimark: its first `stored` records in the database, all of them in its stream.
+
+    machine: as `mpimark run` stores it, mpimark's machine event right after the run record (not in the stream)."""
     with Store(db) as store:
         run_id = store.begin_run(launch_command=["mpiexec"], environment={}, mpi_name="openmpi", mpi_prefix=None,
                                  requested_processes=2, suite="mpi1", stream_path=stream_file)
         for record in STREAM[:stored]:
             store.add_record(run_id, record)
+            if machine and record["type"] == "run":
+                store.add_record(run_id, MACHINE)
         with store.transaction() as conn:
             conn.execute("UPDATE runs SET owner = ? WHERE id = ?", (json.dumps(owner), run_id))
     text = "".join(json.dumps(r) + "\n" for r in STREAM)
@@ -53,6 +61,17 @@ def test_recover_stores_the_stream_and_removes_it(tmp_path):
         assert store.records(run_id) == STREAM
     assert not stream.exists()
     assert invoke("recover", "--db", str(db)).stdout == "no run to recover\n"
+
+
+def test_the_machine_event_does_not_hide_a_stream_record(tmp_path):
+    # The event mpimark adds is counted with the run's records but is not in
+    # the stream: recovery once skipped the first unstored result for it.
+    db = tmp_path / "results.db"
+    run_id = _orphan(db, tmp_path / "a.jsonl", 3, _dead_owner(), machine=True)
+    assert invoke("recover", "--db", str(db)).exit_code == 0
+    with Store(db) as store:
+        records = store.records(run_id)
+    assert core_records(records) == STREAM and records.count(MACHINE) == 1
 
 
 def test_a_live_or_foreign_owner_is_left_alone(tmp_path):

@@ -71,7 +71,7 @@ def test_significant_and_not_significant_differences_read_differently(html):
     assert two[1] == "10.55 [10.00, 11.10]" and two[2] == "21.10 [20.00, 22.20]"
     assert two[3].startswith("2× slower (p ")
     assert four[3].startswith("1× ~ (p ")
-    assert "Holm" in html and "~ when it is not" in html
+    assert "Benjamini-Hochberg" in html and "~ when it is not" in html
 
 
 def test_a_timed_out_cell_is_labelled(html):

@@ -181,7 +181,7 @@ def test_summary_keeps_the_modes_apart_and_shows_overlap():
     assert rows[0]["mode"] == "non_aggregate" and rows[2]["mode"] == ""
     assert rows[2]["t_pure[usec]"] == "1.61" and rows[0]["t_pure[usec]"] == ""
     markdown = to_markdown(nbc_run()[0], group_results(nbc_run()))
-    assert "| bytes | repetitions | t_avg[usec] | median[usec] | CI95 low[usec] | CI95 high[usec] | MB/s | " \
+    assert "| bytes | repetitions | t_avg[usec] | median[usec] | CI95 low[usec] | CI95 high[usec] | MB/s at median | " \
            "t_pure[usec] | t_CPU[usec] | overlap[%] |" in markdown
 
 

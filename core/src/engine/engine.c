@@ -2,6 +2,7 @@
 #include "engine/buffers.h"
 #include "engine/check.h"
 #include "engine/datatypes.h"
+#include "engine/selfcheck.h"
 #include "report/reporter.h"
 #include "util/cpu_exploit.h"
 #include "util/iterations.h"
@@ -43,6 +44,10 @@ typedef struct {
   int untimed_barrier;      /* -sync on a collective: an untimed barrier after every call */
   int window;               /* -sync window on a collective: every call starts at a common time */
   int min_samples;          /* EXT/RMA: repeat the timed loop until MIN_CI_SAMPLES samples exist */
+  /* World rank 0: rows whose clock intervals were under TIMER_RESOLUTION_FACTOR resolutions. */
+  int short_rows;
+  size_t short_first, short_last;
+  double short_min_ns;
 } table_run_t;
 
 /* What one rank measured at one size. */
@@ -296,33 +301,70 @@ static int64_t window_loop(table_run_t *tr, bench_ctx *c, long n, double window_
   return total;
 }
 
-static void measure_window(table_run_t *tr, bench_ctx *c, double t_iter, measurement_t *m) {
-  long n = m->n_sample;
+/* One window loop of n samples (the window doubling while more than a
+ * quarter arrive late, at most twice); the valid ones are appended to
+ * m->samples (room for n more needed). Returns the invalid count. */
+static long window_round(table_run_t *tr, bench_ctx *c, long n, double *w, measurement_t *m, double *sum) {
   int64_t *dur = malloc(sizeof(int64_t) * (size_t)n);
   int *late = malloc(sizeof(int) * (size_t)n), *late_any = malloc(sizeof(int) * (size_t)n);
-  double w = policy_window_ns(t_iter * 1e9, tr->e->clock.max_bound_ns);
-  MPI_Bcast(&w, 1, MPI_DOUBLE, 0, tr->g->active);
-  int64_t w0 = now_ns();
   long invalid = 0;
   for (int attempt = 0; attempt < 3; attempt++) {
-    window_loop(tr, c, n, w, dur, late, &m->defects);
+    window_loop(tr, c, n, *w, dur, late, &m->defects);
     MPI_Allreduce(late, late_any, (int)n, MPI_INT, MPI_MAX, tr->g->active);
     invalid = 0;
     for (long i = 0; i < n; i++) invalid += late_any[i] != 0;
     if (4 * invalid <= n || attempt == 2) break;
-    w *= 2;
+    *w *= 2;
+  }
+  for (long i = 0; i < n; i++)
+    if (!late_any[i]) {
+      m->samples[m->n_batches++] = (double)dur[i];
+      *sum += (double)dur[i];
+    }
+  free(dur);
+  free(late);
+  free(late_any);
+  return invalid;
+}
+
+/* -sync window's samples; with -ci_target more rounds of n samples until
+ * the median's CI (of the valid samples, slowest rank per sample) is
+ * narrow enough, -time is spent or CI_MAX_SAMPLES, as measure_samples. */
+static void measure_window(table_run_t *tr, bench_ctx *c, double t_iter, measurement_t *m) {
+  const options_t *o = tr->e->opt;
+  long n = m->n_sample;
+  double w = policy_window_ns(t_iter * 1e9, tr->e->clock.max_bound_ns);
+  MPI_Bcast(&w, 1, MPI_DOUBLE, 0, tr->g->active);
+  int64_t w0 = now_ns();
+  long cap = n;
+  m->samples = malloc(sizeof(double) * (size_t)(cap > 0 ? cap : 1));
+  m->n_batches = 0;
+  double sum = 0;
+  long invalid = window_round(tr, c, n, &w, m, &sum), loops = 1;
+  while (o->ci_target > 0) {
+    double *all = samples_max_all(tr, m->samples, m->n_batches);
+    double hw;
+    int r = policy_ci_stop(all, m->n_batches, o->ci_target, (double)(now_ns() - w0) * 1e-9, o->time_secs,
+                           (int)(CI_MAX_SAMPLES - n), &hw);
+    free(all);
+    int rmax;
+    MPI_Allreduce(&r, &rmax, 1, MPI_INT, MPI_MAX, tr->g->active);
+    m->ci_half_width = hw;
+    if (rmax != CI_CONTINUE) {
+      m->ci_stop = rmax;
+      break;
+    }
+    if (m->n_batches + n > cap) {
+      cap = 2 * (m->n_batches + n);
+      m->samples = realloc(m->samples, sizeof(double) * (size_t)cap);
+    }
+    invalid += window_round(tr, c, n, &w, m, &sum);
+    loops++;
   }
   m->wall_s = (double)(now_ns() - w0) * 1e-9;
   m->batch = 1;
-  m->n_batches = (int)(n - invalid);
-  m->samples = malloc(sizeof(double) * (size_t)(m->n_batches > 0 ? m->n_batches : 1));
-  double sum = 0;
-  int k = 0;
-  for (long i = 0; i < n; i++)
-    if (!late_any[i]) {
-      m->samples[k++] = (double)dur[i];
-      sum += (double)dur[i];
-    }
+  m->loops = loops;
+  int k = m->n_batches;
   m->mean_us = k ? sum / k * 1e-3 * tr->d->time_scale : 0;
   m->invalid = invalid;
   m->window_ns = w;
@@ -335,9 +377,6 @@ static void measure_window(table_run_t *tr, bench_ctx *c, double t_iter, measure
     free(x);
     m->rank_median_us = s.median * 1e-3 * tr->d->time_scale;
   }
-  free(dur);
-  free(late);
-  free(late_any);
 }
 
 /* The timed loop of n_sample iterations in batches, every batch a sample.
@@ -468,7 +507,7 @@ static void measure(table_run_t *tr, bench_ctx *c, long selected, measurement_t 
 /* ---- Deciding, allocating, skipping ---- */
 
 static void emit_event(const char *level, const char *kind, const char *msg, const table_run_t *tr, long long bytes) {
-  event_t ev = {level, kind, msg, tr->d->name, tr->g->np, bytes};
+  event_t ev = {level, kind, msg, tr->d->name, tr->g->np, bytes, 0};
   report_event(&ev);
 }
 
@@ -605,9 +644,37 @@ typedef struct {
   int estimate_only;
   long invalid, loops;
   double window_ns, ci_half_width;
+  double wall_s;            /* the timed loops' wall time on world rank 0 (all repeats) */
   int ci_stop;
   double *rank_median;      /* -sync window: every world rank's median end-minus-start (us) */
 } gathered_t;
+
+/* The median sample as the clock saw it (one interval per batch, before the
+ * benchmark's time scale) against the timer's resolution: noted for the
+ * table's warning (warn_timer_limited). */
+static void note_timer_limited(table_run_t *tr, size_t bytes, const summary_t *dist, long batch) {
+  double res = tr->e->timer_resolution_ns;
+  if (res <= 0 || dist->n <= 0 || tr->d->time_scale <= 0) return;
+  double interval_ns = dist->median * 1e3 / tr->d->time_scale * (double)(batch > 0 ? batch : 1);
+  if (interval_ns >= TIMER_RESOLUTION_FACTOR * res) return;
+  if (tr->short_rows == 0 || bytes < tr->short_first) tr->short_first = bytes;
+  if (tr->short_rows == 0 || bytes > tr->short_last) tr->short_last = bytes;
+  if (tr->short_rows == 0 || interval_ns < tr->short_min_ns) tr->short_min_ns = interval_ns;
+  tr->short_rows++;
+}
+
+/* One warning per table, after it, for the rows note_timer_limited found. */
+static void warn_timer_limited(const table_run_t *tr) {
+  if (tr->short_rows == 0) return;
+  char msg[400];
+  snprintf(msg, sizeof(msg), "%s on %d processes: %d row(s) from %zu to %zu bytes were timed in clock intervals "
+           "under %.0f times the timer's resolution of %.0f ns (the shortest %.3f us), so the resolution is more than "
+           "1 %% of what was measured", tr->d->name, tr->g->np, tr->short_rows, tr->short_first, tr->short_last,
+           TIMER_RESOLUTION_FACTOR, tr->e->timer_resolution_ns, tr->short_min_ns * 1e-3);
+  event_t ev = {.level = "warning", .kind = "timer_resolution", .message = msg, .benchmark = tr->d->name,
+                .processes = tr->g->np, .bytes = -1, .comment = 1};
+  report_event(&ev);
+}
 
 /* On world rank 0: one result row from the gathered means and the batch maxima. */
 static void emit_result(table_run_t *tr, int group, size_t bytes, const gathered_t *ga, double *samples_max) {
@@ -679,9 +746,11 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const gathered
   for (int b = 0; b < ga->n_batches; b++) us[b] = samples_max[b] * 1e-3;
   summarize(us, ga->n_batches, 0.95, &r.dist);
   free(us);
+  note_timer_limited(tr, bytes, &r.dist, ga->batch);
   r.batch_size = ga->batch;
   r.samples_ns = samples_max;
   r.loops = ga->loops;
+  r.wall_s = ga->wall_s;
   r.sync_used = !is_collective(d) ? NULL : ga->invalid >= 0 ? "window" : o->sync ? "on" : "off";
   r.invalid_samples = ga->invalid;
   r.window_us = ga->window_ns * 1e-3;
@@ -697,7 +766,7 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const gathered
   report_result(&r);
   free(rank_med);
   if (ga->invalid > 0) {
-    long attempted = ga->n_sample;
+    long attempted = ga->n_sample * (ga->loops > 0 ? ga->loops : 1);
     char msg[320];
     snprintf(msg, sizeof(msg), "-sync window: %ld of %ld samples of %s at %zu bytes started late on some rank and were dropped "
              "(window %.1f us)%s", ga->invalid, attempted, d->name, bytes, ga->window_ns * 1e-3,
@@ -733,13 +802,15 @@ static void gather_means(const table_run_t *tr, int active, const bench_ctx *c, 
   ga->batch = batch;
   double mine[3] = {active && !c->untimed ? m->mean_us : -1.0, m->t_pure_us, m->t_cpu_us};
   long my_defects = active ? m->defects : 0;
-  double extra[5] = {(double)m->invalid, m->window_ns, m->ci_half_width, (double)m->ci_stop, (double)m->loops};
-  MPI_Bcast(extra, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  double extra[6] = {(double)m->invalid, m->window_ns, m->ci_half_width, (double)m->ci_stop, (double)m->loops,
+                     m->wall_s};
+  MPI_Bcast(extra, 6, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   ga->invalid = (long)extra[0];
   ga->window_ns = extra[1];
   ga->ci_half_width = extra[2];
   ga->ci_stop = (int)extra[3];
   ga->loops = (long)extra[4];
+  ga->wall_s = extra[5];
   ga->rank_median = NULL;
   if (ga->invalid >= 0) {
     double mine_med = active && !c->untimed ? m->rank_median_us : NAN;
@@ -871,6 +942,7 @@ void engine_run_table(engine_t *e, const bench_desc *d, const table_plan_t *plan
   tr.t_start = now_ns();
   for (int i = 0; i < plan->n_sizes && !(plan->stop_on_failure && tr.failed); i++) run_size(&tr, plan->sizes[i]);
   e->table_failed = tr.failed;
+  if (wrank == 0) warn_timer_limited(&tr);
 }
 
 /* The sizes of an IMB table: none for a sync benchmark, one element for

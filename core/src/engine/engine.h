@@ -36,6 +36,7 @@ typedef struct {
   double cpu_reps_per_sec;  /* overlap protocol: this rank's calibrated CPU kernel */
   double cpu_mflops;
   clock_model_t clock;      /* offsets against world rank 0 (clocksync.h), rebuilt per -sync window table */
+  double timer_resolution_ns; /* world rank 0: the timer's resolution (selfcheck.h), 0: unknown */
 } engine_t;
 
 /* One table: a benchmark on groups of processes over a list of sizes. */

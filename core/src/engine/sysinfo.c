@@ -35,6 +35,32 @@ static double mem_available_bytes(void) {
   return kb * 1024.0;
 }
 
+/* The CPU model (the first "model name") and the sockets (distinct "physical id"s) of this host, from
+ * /proc/cpuinfo; "" and 0 where it does not say (other kernels, some virtual CPUs). */
+static void cpu_facts(char *model, size_t size, int *sockets) {
+  model[0] = 0;
+  *sockets = 0;
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f) return;
+  char line[512];
+  int ids[256], n = 0;
+  while (fgets(line, sizeof(line), f)) {
+    char *colon = strchr(line, ':');
+    if (!colon) continue;
+    const char *value = colon + 1 + strspn(colon + 1, " \t");
+    if (strncmp(line, "model name", 10) == 0 && !model[0]) {
+      snprintf(model, size, "%s", value);
+      model[strcspn(model, "\n")] = 0;
+    } else if (strncmp(line, "physical id", 11) == 0) {
+      int id = atoi(value), seen = 0;
+      for (int i = 0; i < n; i++) seen |= ids[i] == id;
+      if (!seen && n < 256) ids[n++] = id;
+    }
+  }
+  fclose(f);
+  *sockets = n;
+}
+
 /* One rank's placement, gathered to rank 0 as fixed-size bytes. */
 #define CPUS_LEN 256      /* "0-63,128-191": longer lists end in "..." */
 #define ENV_NAMES_MAX 16  /* of MPIMARK_RECORD_ENV, which is a comma-separated list */
@@ -202,6 +228,9 @@ void sysinfo_collect(run_info_t *info, host_share_t *share) {
       snprintf(info->machine, sizeof(info->machine), "%s", u.machine);
     }
     load_average(info->load_before);
+    cpu_facts(info->cpu_model, sizeof(info->cpu_model), &info->sockets);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    info->memory_bytes = pages > 0 && page > 0 ? (double)pages * (double)page : -1;
     time_t now = time(NULL);
     struct tm tm_utc, tm_local;
     gmtime_r(&now, &tm_utc);

@@ -210,8 +210,14 @@ static void text_result(reporter_t *r, const result_t *res) {
 }
 
 static void text_event(reporter_t *r, const event_t *ev) {
-  /* Warnings go to stderr so the tables on stdout stay IMB's. */
-  if (strcmp(ev->level, "info") != 0) fprintf(stderr, "mpimark-core: %s: %s\n", ev->level, ev->message);
+  /* Self-check warnings are # lines, which IMB parsers skip; the others go
+   * to stderr so the tables on stdout stay IMB's. */
+  if (ev->comment) {
+    printf("# mpimark %s: %s\n", ev->level, ev->message);
+    fflush(stdout);
+  } else if (strcmp(ev->level, "info") != 0) {
+    fprintf(stderr, "mpimark-core: %s: %s\n", ev->level, ev->message);
+  }
 }
 
 static void text_run_end(reporter_t *r, const run_end_t *end) {

@@ -113,10 +113,11 @@ static void json_result(reporter_t *r, const result_t *res) {
   /* Rigour beyond IMB: how the calls were separated, and what sampling did. */
   jw_str(w, "sync", res->sync_used);
   if (ok) jw_int(w, "loops", res->loops > 0 ? res->loops : 1);
+  if (ok && res->wall_s > 0) jw_num(w, "wall_s", res->wall_s);
   if (ok && res->sync_used && res->invalid_samples >= 0) {
     jw_obj_begin(w, "window");
     jw_num(w, "window_usec", res->window_us);
-    jw_int(w, "samples_attempted", res->repetitions);
+    jw_int(w, "samples_attempted", res->repetitions * (res->loops > 0 ? res->loops : 1));
     jw_int(w, "invalid_samples", res->invalid_samples);
     jw_arr_begin(w, "rank_median_usec");
     for (int i = 0; i < res->n_rank_us; i++) jw_num(w, NULL, res->rank_median_us ? res->rank_median_us[i] : NAN);

@@ -1,5 +1,6 @@
 #include "report/records.h"
 #include "report/bench_facts.h"
+#include "report/build_info.h"
 #include "tools/mpit/mpit.h"
 #include "engine/sysinfo.h"
 
@@ -62,6 +63,50 @@ static void rec_clock_sync(jw_t *w, const clock_model_t *m) {
   jw_obj_end(w);
 }
 
+/* The self-checks (selfcheck.h): the verdicts, then every rank's figures. */
+static void rec_selfcheck(jw_t *w, const selfcheck_t *s) {
+  if (!s->done) {
+    jw_null(w, "selfcheck");
+    return;
+  }
+  jw_obj_begin(w, "selfcheck");
+  jw_num(w, "duration_s", s->duration_s);
+  jw_num(w, "mpi_wtick_s", s->wtick_s);
+  jw_num(w, "timer_resolution_ns", s->resolution_ns);
+  jw_num(w, "clock_disagreement_ns", s->clock_compared ? s->clock_disagreement_ns : NAN);
+  jw_bool(w, "timer_ok", s->timer_ok);
+  jw_bool(w, "loaded", s->loaded);
+  jw_bool(w, "oversubscribed", s->oversubscribed);
+  jw_bool(w, "noisy", s->noisy);
+  jw_obj_begin(w, "noise_probe");
+  jw_num(w, "quantum_ns", NOISE_QUANTUM_NS);
+  jw_num(w, "duration_s", NOISE_PROBE_S);
+  jw_num(w, "gap_share", NOISE_GAP_SHARE);
+  jw_num(w, "high_lost_share", NOISE_HIGH_LOST);
+  jw_num(w, "high_interruption_ns", NOISE_HIGH_MAX_NS);
+  jw_obj_end(w);
+  jw_arr_begin(w, "ranks");
+  for (int r = 0; r < s->n; r++) {
+    const rank_check_t *x = &s->ranks[r];
+    jw_obj_begin(w, NULL);
+    jw_int(w, "rank", r);
+    jw_num(w, "timer_overhead_ns", x->overhead_ns);
+    jw_num(w, "timer_granularity_ns", x->granularity_ns);
+    jw_bool(w, "timer_monotonic", x->monotonic);
+    jw_num(w, "noise_quantum_ns", x->quantum_ns);
+    jw_int(w, "noise_runs", x->runs);
+    jw_int(w, "noise_interruptions", x->interruptions);
+    jw_num(w, "noise_max_interruption_ns", x->max_interruption_ns);
+    jw_num(w, "noise_lost_share", x->lost_share);
+    jw_num(w, "load_average_1min", x->load1 >= 0 ? x->load1 : NAN);
+    jw_int(w, "cores", x->cores);
+    jw_int(w, "ranks_on_host", x->ranks_on_host);
+    jw_obj_end(w);
+  }
+  jw_arr_end(w);
+  jw_obj_end(w);
+}
+
 void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_obj_begin(w, NULL);
   jw_str(w, "type", "run");
@@ -97,6 +142,15 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_str(w, "version", in->version);
   jw_str(w, "machine", in->machine);
   jw_obj_end(w);
+  /* What a run launched by hand, or by Slurm on nodes mpimark never sees, tells about its machine (rank 0's
+   * node) and how the core was built; the front end stores the launching host's facts beside it. */
+  jw_obj_begin(w, "machine");
+  jw_str(w, "cpu_model", in->cpu_model[0] ? in->cpu_model : NULL);
+  if (in->sockets > 0) jw_int(w, "sockets", in->sockets); else jw_null(w, "sockets");
+  jw_num(w, "memory_bytes", in->memory_bytes > 0 ? in->memory_bytes : NAN);
+  jw_str(w, "compiler", MPIMARK_C_COMPILER);
+  jw_str(w, "c_flags", MPIMARK_C_FLAGS);
+  jw_obj_end(w);
   jw_obj_begin(w, "timer");
   jw_str(w, "source", "clock_gettime(CLOCK_MONOTONIC)");
   jw_num(w, "overhead_ns", in->timer.overhead_ns);
@@ -106,6 +160,7 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_obj_end(w);
   load_field(w, "load_average_before", in->load_before);
   if (in->clock && in->clock->valid) rec_clock_sync(w, in->clock);
+  if (in->selfcheck) rec_selfcheck(w, in->selfcheck);
   bench_facts_write_suite(w, "benchmark_facts", suite);
 }
 

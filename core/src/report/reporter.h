@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "engine/clocksync.h"
 #include "engine/registry.h"
+#include "engine/selfcheck.h"
 #include "util/options.h"
 #include "util/stats.h"
 #include "util/timer.h"
@@ -28,10 +29,14 @@ typedef struct {
   int cores_online;
   int oversubscribed;
   char sysname[128], release[128], version[256], machine[128];
+  char cpu_model[128];            /* rank 0's host, "" unknown */
+  int sockets;                    /* 0 unknown */
+  double memory_bytes;            /* physical memory of rank 0's host, -1 unknown */
   timer_selftest_t timer;
   double mpi_wtick;
   double load_before[3];
   const clock_model_t *clock;     /* the clock model of the run's start (rank 0's view), or NULL */
+  const selfcheck_t *selfcheck;   /* the checks before measuring, or NULL (tools; -selfcheck off: done 0) */
   const bench_desc **benchmarks;  /* the run list, in order */
   int n_benchmarks;
 } run_info_t;
@@ -86,6 +91,7 @@ typedef struct {
   double window_us;               /* -sync window: the window */
   const double *rank_median_us;   /* -sync window: per rank (rank_us order) median end-minus-start, or NULL */
   long loops;                     /* how often the timed loop ran (EXT/RMA repeats, -ci_target) */
+  double wall_s;                  /* the timed loops' wall time (world rank 0), 0: not known */
   double ci_target;               /* -ci_target in force, else NaN */
   double ci_half_width;           /* -ci_target: relative half-width of the median's CI reached */
   const char *ci_stop;            /* -ci_target: target, time or max; else NULL */
@@ -98,6 +104,7 @@ typedef struct {
   const char *benchmark;          /* or NULL */
   int processes;                  /* or 0 */
   long long bytes;                /* or -1 */
+  int comment;                    /* a self-check warning: IMB's text shows it as a # line on stdout */
 } event_t;
 
 typedef struct {

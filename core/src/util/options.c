@@ -41,6 +41,7 @@ void options_defaults(options_t *o, const char *suite) {
   o->zero_size = 1;
   o->warm_up = 1;
   o->window_size = 256;
+  o->selfcheck = 1;
   o->msg_pause = 0;
   o->check = 0;
   o->aggregate_mode = AGG_BOTH;
@@ -437,9 +438,11 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
         i++;
         continue;
       }
-      static const char *bools[] = {"root_shift", "sync", "imb_barrier", "zero_size", "warm_up", "msg_pause"};
-      int *targets[] = {&o->root_shift, &o->sync, &o->imb_barrier, &o->zero_size, &o->warm_up, &o->msg_pause};
-      int k = lookup(name, bools, 6);
+      static const char *bools[] = {"root_shift", "sync", "imb_barrier", "zero_size", "warm_up", "msg_pause",
+                                    "selfcheck"};
+      int *targets[] = {&o->root_shift, &o->sync, &o->imb_barrier, &o->zero_size, &o->warm_up, &o->msg_pause,
+                        &o->selfcheck};
+      int k = lookup(name, bools, 7);
       if (k < 0) {
         snprintf(err, errlen, "unknown option '%s'; run with -help to see the options", arg);
         return -1;

@@ -66,6 +66,7 @@ typedef struct {
   int window_size;        /* -window_size (Uniband/Biband) */
   int msg_pause;          /* -msg_pause on|off */
   int check;              /* -check on|off (IMB's compile-time CHECK) */
+  int selfcheck;          /* -selfcheck on|off: timer, noise and load checks before measuring */
   int aggregate_mode;     /* -aggregate_mode (EXT, RMA, IO): AGG_BOTH, AGG_ONLY, AGG_NONE */
   char json_path[1024];   /* -json FILE */
   int json_stdout;        /* a bare -json (no FILE): only with -list, the benchmark facts on stdout */

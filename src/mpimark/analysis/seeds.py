@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from mpimark.analysis.statistics import FASTER, SLOWER, compare_launches, geomean
+from mpimark.analysis.statistics import DEFAULT_CORRECTION, FASTER, SLOWER, compare_launches, geomean
 from mpimark.records.figures import Key, key, time_usec
 
 # Size ranges of the ranking: small messages (latency-bound), medium, large (bandwidth-bound).
@@ -77,7 +77,7 @@ class Ranking:
     tested: int  # rows the first and second could be tested on
 
 
-def rank(sides: dict[str, list[list[dict]]], correction: str = "holm",
+def rank(sides: dict[str, list[list[dict]]], correction: str = DEFAULT_CORRECTION,
          ranges: tuple = SIZE_RANGES) -> list[Ranking]:
     """Per benchmark, process count and size range: the implementations by the geometric mean of their median
     times over the sizes all of them measured (0-byte rows of collectives included only for Barrier-like

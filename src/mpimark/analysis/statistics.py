@@ -173,6 +173,14 @@ def smallest_p(n_a: int, n_b: int) -> float:
     return min(1.0, 2 / math.comb(n_a + n_b, n_a))
 
 
+def min_launches(alpha: float = 0.05) -> int:
+    """Launches per side a launch-level test needs (one median each) before any p <= alpha is possible."""
+    n = MIN_SAMPLES
+    while smallest_p(n, n) > alpha:
+        n += 1
+    return n
+
+
 # -- Hodges-Lehmann shift ---------------------------------------------------------
 
 
@@ -247,6 +255,11 @@ def hodges_lehmann(a: Sequence[float], b: Sequence[float], level: float = 0.95) 
 # -- many rows, many tests ----------------------------------------------------------
 
 CORRECTIONS = ("holm", "bh", "none")
+# compare and report describe many correlated rows (sizes, benchmarks, counts) from few launches: they control
+# the false discovery rate. The regression gate fails a CI job on any one row: it controls the family-wise
+# error rate. docs/analysis.md, "Which correction", gives the reasons.
+DEFAULT_CORRECTION = "bh"
+GATE_CORRECTION = "holm"
 CORRECTION_NAMES = {"holm": "Holm (family-wise error rate)", "bh": "Benjamini-Hochberg (false discovery rate)",
                     "none": "none"}
 
@@ -332,7 +345,7 @@ class Comparison:
     only_a: int  # measured rows without a partner
     only_b: int
     warnings: list[str] = field(default_factory=list)
-    correction: str = "holm"  # how p was corrected across the rows (CORRECTIONS)
+    correction: str = DEFAULT_CORRECTION  # how p was corrected across the rows (CORRECTIONS)
     geomean_rows: int = 0  # how many rows the geomean is over
     tested: int = 0  # rows with a p value (the family the correction is over)
 
@@ -418,21 +431,28 @@ def _corrected(rows: list[ComparisonRow], alpha: float, correction: str) -> list
 
 
 def _power_warning(rows: list[ComparisonRow], alpha: float, correction: str) -> list[str]:
-    """A warning when the correction leaves no row able to reach alpha (few launches, many rows)."""
+    """A warning when the correction limits what can be significant with these sample sizes (few launches,
+    many rows): under Holm no row at all; under BH no difference confined to fewer than K rows."""
     tested = [r for r in rows if r.p_value is not None]
-    if correction != "holm" or not tested:
+    if correction == "none" or not tested:
         return []
-    best = min(smallest_p(r.n_a, r.n_b) for r in tested)
-    # Holm's first step multiplies the smallest p by the number of tests (BH's need not: many small p help).
-    if best * len(tested) <= alpha:
+    best, m = min(smallest_p(r.n_a, r.n_b) for r in tested), len(tested)
+    # Holm's first step multiplies the smallest p by the number of tests; BH's k-th smallest p is compared with
+    # k * alpha / m, so k rows at the smallest possible p are significant together once best * m / k <= alpha.
+    together = math.ceil(best * m / alpha - 1e-9)
+    if together <= 1:
         return []
-    return [f"no row can be significant: the smallest p these sample sizes allow ({best:.2g}) times the "
-            f"{len(tested)} tested rows exceeds alpha = {alpha:g} after Holm's correction; measure more "
-            "launches (matrix --repeat), compare fewer rows (--bytes), or use --correction bh"]
+    if correction == "holm":
+        return [f"no row can be significant: the smallest p these sample sizes allow ({best:.2g}) times the "
+                f"{m} tested rows exceeds alpha = {alpha:g} after Holm's correction; measure more "
+                "launches (matrix --repeat), compare fewer rows (--bytes), or use --correction bh"]
+    return [f"with these sample sizes (smallest possible p {best:.2g}) and {m} tested rows, Benjamini-Hochberg "
+            f"finds a difference only where at least {together} rows differ together; a difference in fewer "
+            "rows cannot be significant: measure more launches (matrix --repeat) or compare fewer rows (--bytes)"]
 
 
 def compare_launches(a_runs: list[list[dict]], b_runs: list[list[dict]], alpha: float = 0.05,
-                     correction: str = "holm") -> Comparison:
+                     correction: str = DEFAULT_CORRECTION) -> Comparison:
     """Compare the runs of A with the runs of B, row by row (see compare).
 
     Where a side has one launch for a key, the test ranks that launch's
@@ -470,7 +490,7 @@ def compare_launches(a_runs: list[list[dict]], b_runs: list[list[dict]], alpha: 
 
 
 def compare(a_records: list[dict], b_records: list[dict], alpha: float = 0.05,
-            correction: str = "holm") -> Comparison:
+            correction: str = DEFAULT_CORRECTION) -> Comparison:
     """Compare run B with run A: rows keyed by (benchmark, processes, mode, group, bytes).
 
     Each row has both medians (of the result's samples_ns, in usec), B/A, the

@@ -26,7 +26,8 @@ def db_option(function: F) -> F:
     """--db PATH, also read from $MPIMARK_DB; None means the default database."""
     return click.option(
         "--db", "db", type=click.Path(dir_okay=False), envvar="MPIMARK_DB",
-        help="Results database [default: $MPIMARK_DB, else ~/.local/share/mpimark/results.db].",
+        help="Results database [default: $MPIMARK_DB, else $XDG_DATA_HOME/mpimark/results.db, "
+             "$XDG_DATA_HOME defaulting to ~/.local/share].",
     )(function)
 
 

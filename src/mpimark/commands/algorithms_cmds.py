@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis import algorithms as verdicts
+from mpimark.analysis.statistics import min_launches
 from mpimark.commands import console, db_option, error_line, note, recording
 from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, mpi_options, placement,
                                       placement_options, suite_and_args)
@@ -113,6 +114,10 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     """
     from mpimark.commands.study_cmds import _counts  # the same parsing as matrix
     process_counts = _counts(counts)
+    if 1 < repeat < min_launches():
+        note(f"warning: --repeat {repeat} gives {repeat} launch medians per algorithm; a two-sided rank test "
+             f"needs {min_launches()} to reach p <= 0.05, so no speedup can be called significant (use --repeat "
+             f"{min_launches()} or more, or --repeat 1 to test the samples of one launch)")
     suite, rest = suite_and_args(words)
     ops: list[str] = []
     while rest and not rest[0].startswith("-"):

@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from mpimark.analysis.statistics import compare_launches, Comparison, CORRECTIONS
+from mpimark.analysis.statistics import (compare_launches, Comparison, CORRECTIONS, DEFAULT_CORRECTION,
+                                         GATE_CORRECTION)
 from mpimark.commands import db_option
 from mpimark.errors import MpimarkError
 from mpimark.records.mpi_library import label as library_label
@@ -19,7 +20,7 @@ from mpimark.presentation import comparison
 from mpimark.records import placement
 from mpimark.storage import studies
 from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, parse_file, store_parsed
-from mpimark.storage.selection import load, resolve, run_label, Series
+from mpimark.storage.selection import by_placement, load, resolve, run_label, Series
 from mpimark.storage.store import Store
 
 class ByteSize(click.ParamType):
@@ -101,15 +102,15 @@ def _only_sizes(runs: tuple, sizes: list[int] | None) -> list[list[dict]]:
               show_default=True, help="table: for a terminal; markdown, csv, json: for export.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level of the Mann-Whitney U test (after the correction).")
-@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
-              help="Correction of the p values across the table's rows: holm (family-wise error), "
-                   "bh (Benjamini-Hochberg, false discovery rate) or none.")
+@click.option("--correction", type=click.Choice(CORRECTIONS),
+              help="Correction of the p values across the table's rows: bh (Benjamini-Hochberg, false discovery "
+                   "rate; the default), holm (family-wise error rate; the default with --fail-if-slower) or none.")
 @click.option("--fail-if-slower", "fail_if_slower", type=Percent(), metavar="PERCENT",
               help="Regression gate: exit with status 3 when any row is significantly slower than A (the "
                    "baseline) by more than PERCENT (5%), after printing a summary.")
 @db_option
 def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
-                    correction: str, fail_if_slower: float | None, db: str | None) -> None:
+                    correction: str | None, fail_if_slower: float | None, db: str | None) -> None:
     """Compare B with A row by row: medians, B/A, the Hodges-Lehmann shift, Mann-Whitney p (corrected
     across rows) and a verdict: slower, faster, ~ (no significant difference) or ? (too few samples).
 
@@ -120,6 +121,8 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
     when a significant row of B (of any implementation) is more than 5 %
     slower; the summary goes to stdout (table, markdown) or stderr (csv, json).
     """
+    if correction is None:  # a gate fails a job on any one row: it guards against any false alarm
+        correction = GATE_CORRECTION if fail_if_slower is not None else DEFAULT_CORRECTION
     if b is None:
         gated = _compare_study(a, baseline, sizes, fmt, alpha, correction, db)
         _gate(gated, fail_if_slower, fmt)
@@ -215,7 +218,7 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
     from mpimark.presentation import plots  # matplotlib takes a second to import: only for the commands that draw
 
     with Store(db, for_reading=True) as store:
-        series = load(store, selectors)
+        series = by_placement(load(store, selectors))
     made = plots.size_plots(series) + plots.scaling_plots(series, size)
     if not made:
         raise MpimarkError("nothing to plot: the selected runs have no measured results")
@@ -225,9 +228,10 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
 
 @click.command("report")
 @click.argument("selectors", metavar="RUN|STUDY...", nargs=-1, required=True)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The HTML file to write (its directory is created if missing).")
 @SIZE_OPTION
-@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
+@click.option("--correction", type=click.Choice(CORRECTIONS), default=DEFAULT_CORRECTION, show_default=True,
               help="Correction of the comparison's p values across rows (as compare's).")
 @db_option
 def report_command(selectors: tuple[str, ...], output: str, size: int | None, correction: str,
@@ -242,6 +246,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
     with Store(db, for_reading=True) as store:
         series = load(store, selectors)
     html = report.render(series, size, correction)
+    Path(output).parent.mkdir(parents=True, exist_ok=True)  # as plot -o does: `-o results/x.html` in a clone
     Path(output).write_text(html, encoding="utf-8")
     click.echo(output)
 

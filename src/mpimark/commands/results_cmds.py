@@ -12,9 +12,10 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, jobs, note, recording
-from mpimark.presentation import imb_text, placement, study_export, tools
+from mpimark.presentation import imb_text, placement, rigour, study_export, tools
 from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
+from mpimark.records import machine
 from mpimark.records.mpi_library import label as library_label
 from mpimark.records.results import group_results, read_records, ResultsError
 from mpimark.storage.selection import load
@@ -110,8 +111,8 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
                 note(f"run {run_id} is Slurm job {job.job_id}, {job.state}" + (f" ({job.reason})" if job.reason else "")
                      + f"; its files are in {job.directory}")
     if len(loaded) > 1 and not stats and all(tools.module_for(r, row.suite) is tools.startup for row, r in loaded):
-        for row, _ in loaded:
-            click.echo(describe(row))
+        for row, records in loaded:
+            click.echo(describe(row, records))
         click.echo(tools.startup.report([tools.startup.launch(r, row.id) for row, r in loaded]), nl=False)
         return
     for index, (row, records) in enumerate(loaded):
@@ -122,7 +123,7 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
 
 def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
     run = next((r for r in records if r["type"] == "run"), None)
-    click.echo(describe(row))
+    click.echo(describe(row, records))
     if run and not stats:  # with --stats the summary prints this line itself
         click.echo(describe_run(run))
     if row.launch_command:
@@ -131,7 +132,12 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
         click.echo("environment: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in row.environment.items()))
     for line in placement.lines(row.placement, run):
         click.echo(line)
+    if run:
+        click.echo(f"machine: {machine.line(records)}")
     tool = tools.module_for(records, row.suite)
+    # IMB's tables hold the self-checks' warnings in place; the other views get them here.
+    for line in rigour.header_lines(run, records, with_warnings=stats or tool is not None):
+        click.echo(line)
     if not any(r["type"] == "result" for r in records):
         click.echo(f"run {row.id} has no results")
     elif stats:
@@ -142,6 +148,8 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
         click.echo(tool.text(records), nl=False)
     else:
         click.echo(imb_text.tables(records), nl=False)
+    for line in rigour.row_block(records):
+        click.echo(line)
 
 
 @click.command("export")

@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis.algorithms import TUNED, Arm, Gain, Row, Verdict, library_bytes, size_measure
+from mpimark.analysis.statistics import min_launches
 
 # Open MPI's COLLTYPE_T (ompi/mca/coll/base/coll_base_functions.h): a collective's id in the rules file.
 OMPI_COLL_IDS = {"Allgather": 0, "Allgatherv": 1, "Allreduce": 2, "Alltoall": 3, "Alltoallv": 4, "Alltoallw": 5,
@@ -72,15 +73,27 @@ def markdown(verdict: Verdict, title: str) -> str:
     lines = [f"## {title}", "", "| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |" for row in verdict.rows]
     lines += ["", "speedup: the default's median / the best's; `~`: not significant (two-sided Mann-Whitney, "
-              "alpha 0.05, or too few samples to test)."]
+              "alpha 0.05, or too few samples to test).", *_too_few_launches(verdict)]
     lines += [f"- run {run} ({label}) left out: {why}" for run, label, why in verdict.excluded_runs]
     lines += [f"- run {run} ({label}) did not complete: {why}" for run, label, why in verdict.unfinished]
     return "\n".join(lines) + "\n"
 
 
+def _too_few_launches(verdict: Verdict) -> list[str]:
+    """Why rows of a study with 2 or 3 rounds carry no p: say it once, with the way out."""
+    need = min_launches()
+    few = sorted({min(len(r.best.samples_usec), len(r.default.samples_usec)) for r in verdict.rows
+                  if r.default is not None and r.best is not r.default and r.p_value is None})
+    few = [k for k in few if 1 < k < need]
+    if not few:
+        return []
+    return [f"untested rows have {few[0]} launch medians per algorithm; a two-sided rank test needs {need} "
+            f"to reach p <= 0.05 (study again with --repeat {need} or more)"]
+
+
 def footnotes(verdict: Verdict) -> list[str]:
     lines = ["speedup: the default's median / the best's; '~': not significant at 0.05 (Mann-Whitney) or "
-             "too few samples to test"]
+             "too few samples to test", *_too_few_launches(verdict)]
     lines += [f"{row.op} np {row.processes} {row.bytes} bytes: left out {name}: {why}"
               for row in verdict.rows for name, why in row.excluded]
     lines += [f"run {run} ({label}) left out: {why}" for run, label, why in verdict.excluded_runs]
@@ -104,9 +117,9 @@ def _gain_cells(g: Gain) -> list[str]:
 
 
 GAIN_NOTE = ("gain: the default's median / the tuned file's (> 1: the file is faster); verdict by a two-sided "
-             "Mann-Whitney test at 0.05 (one median per launch with several rounds, where --repeat 5 or more is "
-             "needed for a test; with one round the samples of the launch, which ignores launch-to-launch "
-             "variation); TUNED SLOWER: the file is slower beyond the noise")
+             "Mann-Whitney test at 0.05 (one median per launch with several rounds, where --repeat "
+             f"{min_launches()} or more is needed for a test; with one round the samples of the launch, which "
+             "ignores launch-to-launch variation); TUNED SLOWER: the file is slower beyond the noise")
 
 
 def gains_table(gains: Sequence[Gain], title: str) -> Table:

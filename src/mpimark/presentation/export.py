@@ -122,15 +122,23 @@ MARKDOWN_COLUMNS = (
 )
 
 
-def describe(row: RunRow) -> str:
-    """One line of what the store knows about a run (the core's own line is summary.describe_run)."""
+def describe(row: RunRow, records: list[dict] | None = None) -> str:
+    """One line of what the store knows about a run (the core's own line is summary.describe_run).
+
+    A start-up run's duration is the start-up it measured (records given): the core's own clock starts
+    after MPI_Init, and "core ran 0.0 s" would hide it."""
     parts = [f"run {row.id}: {row.status}" + (f" ({row.status_message})" if row.status_message else "")]
     if row.mpi_name:
         parts.append(row.mpi_name + (f" in {row.mpi_prefix}" if row.mpi_prefix else ""))
     parts.append(f"{row.requested_processes} processes requested")
     parts.append(f"started {row.started_utc}")
+    started_up = tools.startup.duration(tools.startup.launch(records)) \
+        if records and tools.module_for(records, row.suite) is tools.startup else None
+    if started_up:
+        parts.append(started_up)
     if row.elapsed_s is not None:
-        parts.append(f"core ran {row.elapsed_s:.1f} s")
+        parts.append(f"core ran {row.elapsed_s:.3f} s after MPI_Init" if started_up else
+                     f"core ran {row.elapsed_s:.1f} s")
     return " | ".join(parts)
 
 

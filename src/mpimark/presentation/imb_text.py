@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from mpimark.presentation.rigour import SELFCHECK_KINDS
 from mpimark.records.benchmarks import Catalog, catalog, Layout, UnknownBenchmark
 
 WIDTH = 13  # IMB's column width
@@ -295,6 +296,8 @@ def tables(records: list[dict]) -> str:
             out.append(_table_head(current, run))
         elif kind == "event" and record.get("kind") == "invalid_process_count":
             out.append(f"\n# !! Benchmark {record['benchmark']} invalid for {record['processes']} processes !! \n\n")
+        elif kind == "event" and record.get("level") == "warning" and record.get("kind") in SELFCHECK_KINDS:
+            out.append(f"# mpimark warning: {record['message']}\n")  # where the core prints it
         elif kind == "result":
             table = _Table(record["benchmark"], record["processes"], record["groups"], record["multi"],
                            record.get("suite") or run_suite, record.get("mode"), facts)

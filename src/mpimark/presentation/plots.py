@@ -42,8 +42,17 @@ TOOL_SUITES = ("startup",)
 
 
 def styles(series: list[Series]) -> dict[str, Style]:
-    """Per series label its colour and marker, by its place in the selection."""
-    return {s.label: (PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)]) for i, s in enumerate(series)}
+    """Per series label its colour and marker: the colour by its implementation's place in the selection,
+    the marker by that place too and, for an implementation's series of several placements
+    (selection.by_placement), by the placement's place within it."""
+    families = list(dict.fromkeys(s.implementation for s in series))
+    seen: dict[str, int] = {}
+    out = {}
+    for s in series:
+        family = families.index(s.implementation)
+        variant = seen[s.implementation] = seen.get(s.implementation, -1) + 1
+        out[s.label] = (PALETTE[family % len(PALETTE)], MARKERS[(family + variant) % len(MARKERS)])
+    return out
 
 
 def size_label(value: float, _position=None) -> str:

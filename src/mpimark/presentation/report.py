@@ -24,12 +24,14 @@ import jinja2
 
 from mpimark import __version__
 from mpimark.analysis import seeds
-from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches
-from mpimark.presentation import placement, plots
+from mpimark.analysis.statistics import (CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches,
+                                         DEFAULT_CORRECTION)
+from mpimark.presentation import placement, plots, rigour
+from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
+from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
-from mpimark.records.results import MACHINE_EVENT
-from mpimark.storage.selection import LoadedRun, run_label, Series
+from mpimark.storage.selection import by_placement, LoadedRun, run_label, Series
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
 PARALLEL_TRANSFER = ("Sendrecv", "Exchange")
@@ -87,19 +89,20 @@ def _fixed(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+NO_DATA = "0 (no data moved)"
+
+
+def _mbs(value: float | None) -> str:
+    """A bandwidth cell: a 0-byte row moved nothing, which is 0 MB/s measured, not a missing figure."""
+    return NO_DATA if value == 0 else _fixed(value)
+
+
+def _shown(value: float | None, text: Callable[[float], str]) -> str | None:
+    """The cell of a value, or None where there is none (the caller says why)."""
+    return None if value is None else text(value)
+
+
 # -- metadata -------------------------------------------------------------------
-
-
-def _machine(run: LoadedRun) -> dict | None:
-    """The machine event mpimark stored after the run record (execution/machine.py), if any."""
-    return next((r for r in run.records if r["type"] == "event" and r.get("kind") == MACHINE_EVENT), None)
-
-
-def _compiler(run: LoadedRun) -> str:
-    build = ((_machine(run) or {}).get("machine") or {}).get("core_build") or {}
-    if not build.get("compiler"):
-        return (run.run or {}).get("compiler") or ""
-    return " ".join(filter(None, (build.get("compiler_id") or build["compiler"], build.get("flags"))))
 
 
 def _import_source(run: LoadedRun) -> str | None:
@@ -111,7 +114,7 @@ def overview(series: list[Series]) -> Table:
     """One row per series: what it is and which runs it holds; the runs' details close the page."""
     rows = []
     for s in series:
-        libraries = list(dict.fromkeys(run.row.mpi_library_version or "" for run in s.runs))
+        libraries = list(dict.fromkeys(one_line(run.row.mpi_library_version) for run in s.runs))
         statuses: dict[str, int] = {}
         for run in s.runs:
             statuses[run.row.status] = statuses.get(run.row.status, 0) + 1
@@ -133,7 +136,7 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
     fields = [
         ("series", series.label), ("run", str(row.id)), ("status", row.status + (
             f" ({row.status_message})" if row.status_message else "")),
-        ("suite", row.suite), ("MPI library", row.mpi_library_version or ""),
+        ("suite", row.suite), ("MPI library", one_line(row.mpi_library_version)),
         ("MPI standard", row.mpi_standard_version or ""),
         ("MPI installation", " in ".join(filter(None, (row.mpi_name, row.mpi_prefix)))),
         ("thread level", mpi.get("thread_level_provided", "")),
@@ -146,7 +149,9 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("core command", shlex.join(record.get("command_line", []))),
         ("environment", " ".join(f"{k}={v}" for k, v in row.environment.items())),
         ("oversubscribed", {True: "yes: ranks outnumber cores", False: "no"}.get(record.get("oversubscribed"), "")),
-        ("machine (launching host)", (_machine(run) or {}).get("message", "")),
+        ("self-checks", rigour.selfcheck_summary(run.run)),
+        ("warnings", "; ".join(rigour.warnings(run.records))),
+        *((f"machine: {name}", value) for name, value in machine.facts(run.records).items()),
         ("imported from", _import_source(run) or ""),
     ]
     return [(name, value) for name, value in fields if value]
@@ -177,10 +182,10 @@ def size_table(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]
     for s, records in lines:
         prefix = f"{s.label}: " if several else ""
         headers.append(f"{prefix}Communication time [sec]")
-        columns.append((s.label, records, lambda rs: _value(rs, time_usec) and _seconds(_value(rs, time_usec))))
+        columns.append((s.label, records, lambda rs: _shown(_value(rs, time_usec), _seconds)))
         if any(bandwidth_mbs(r) is not None for r in records):
             headers.append(f"{prefix}Throughput [MB/s]")
-            columns.append((s.label, records, lambda rs: _value(rs, bandwidth_mbs) and _fixed(_value(rs, bandwidth_mbs))))
+            columns.append((s.label, records, lambda rs: _shown(_value(rs, bandwidth_mbs), _mbs)))
     rows = [[str(size)] + [cell([r for r in records if r["bytes"] == size]) or missing(skipped.get(label), size)
                            for label, records, cell in columns]
             for size in sizes]
@@ -192,11 +197,12 @@ def process_table(benchmark: str, series: list[Series]) -> Table | None:
     collective = plots.collectives_of(series).get(benchmark, [])
     if len({r["processes"] for r in collective}) < 2:
         return None
-    headers, columns = ["Message size [bytes]"], []
+    headers, columns, spans = ["Message size [bytes]"], [], spans_nodes(series)
     for s in series:
         mine = [r for r in s.results if plots.scalable(r) and r["benchmark"] == benchmark]
         for processes in sorted({r["processes"] for r in mine}):
-            headers.append(f"{s.label}: {processes} procs" if len(series) > 1 else f"{processes} procs")
+            where = _on_nodes(s, processes, benchmark) if spans else ""
+            headers.append(f"{s.label}: {processes} procs{where}" if len(series) > 1 else f"{processes} procs{where}")
             columns.append([r for r in mine if r["processes"] == processes])
     rows = [[str(size)] + [_seconds(_value([r for r in column if r["bytes"] == size], time_usec))
                            for column in columns]
@@ -220,7 +226,7 @@ def _not_measured(records: list[dict], benchmark: str) -> list[dict]:
 Verdicts = dict[str, Comparison]  # per implementation label: its comparison with the baseline (the first series)
 
 
-def verdicts(series: list[Series], correction: str = "holm") -> Verdicts:
+def verdicts(series: list[Series], correction: str = DEFAULT_CORRECTION) -> Verdicts:
     """Each series after the first compared with the first, as `mpimark compare STUDY` does."""
     base = series[0]
     return {s.label: compare_launches([run.records for run in base.runs], [run.records for run in s.runs],
@@ -250,6 +256,8 @@ def _spread(records: list[dict], figure: Callable[[dict], float | None],
     value = _value(records, figure)
     if value is None:
         return None
+    if value == 0 and figure is bandwidth_mbs:
+        return NO_DATA
     values = [v for v in map(figure, records) if v is not None]
     interval = band(records[0]) if len(values) == 1 else (min(values), max(values))
     if not interval:
@@ -302,14 +310,15 @@ def against_processes(series: list[Series], benchmark: str, size: int | None, wh
     if chosen is None:
         return None
     counts = sorted({r["processes"] for rs in records.values() for r in rs if r["bytes"] == chosen})
-    headers = ["processes"]
+    spans = spans_nodes(series)
+    headers = ["processes", *(["nodes × ranks"] if spans else [])]
     for i, s in enumerate(series):
         headers.append(s.label)
         if found_verdicts is not None and i > 0:
             headers.append(f"{s.label}/{series[0].label} time")
     rows = []
     for n in counts:
-        row = [str(n)]
+        row = [str(n), *([_shapes(series, n, benchmark)] if spans else [])]
         for i, s in enumerate(series):
             here = [r for r in records[s.label] if r["processes"] == n and r["bytes"] == chosen]
             skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark) if r["processes"] == n}
@@ -335,25 +344,34 @@ def comparison_tables(series: list[Series], size: int | None, found_verdicts: Ve
 # -- the seeds' analyses ---------------------------------------------------------------
 
 
-def _shapes(s: Series, processes: int) -> set[str]:
-    return {placement.shape(run.row.nodes, run.row.ranks_per_node) for run in s.runs
-            if any(r["processes"] == processes for r in run.results)} - {""}
+def spans_nodes(series: list[Series]) -> bool:
+    """Whether any run of the selection ran on more than one node: then tables against process count say
+    on how many nodes each count ran."""
+    return any((run.row.nodes or 1) > 1 for s in series for run in s.runs)
 
 
-def _load(before: list | None, after: list | None) -> str:
-    """The 1-minute load average at the start and the end of the run: "0.10 → 1.95"."""
-    first = lambda values: f"{values[0]:.2f}" if values else "?"  # noqa: E731
-    return "-" if not before and not after else f"{first(before)} → {first(after)}"
+def _on_nodes(s: Series, processes: int, benchmark: str) -> str:
+    """" on 2 nodes" (" on 1, 2 nodes" when the series' runs differ) where a benchmark ran at one process
+    count; "" if unknown."""
+    nodes = sorted({run.row.nodes for run in s.runs if run.row.nodes
+                    and any(r["processes"] == processes and r["benchmark"] == benchmark for r in run.results)})
+    if not nodes:
+        return ""
+    return f" on {', '.join(map(str, nodes))} node{'s' if nodes != [1] else ''}"
+
+
+def _shapes(series: list[Series], processes: int, benchmark: str) -> str:
+    """The nodes × ranks per node of the runs in which a benchmark ran at a process count: "1 × 4, 2 × 2"."""
+    return ", ".join(sorted({placement.shape(run.row.nodes, run.row.ranks_per_node) for s in series
+                             for run in s.runs
+                             if any(r["processes"] == processes and r["benchmark"] == benchmark
+                                    for r in run.results)} - {""})) or "-"
 
 
 def conditions_table(series: list[Series]) -> Table:
-    """RIKEN's measurement conditions: per run its library, options, nodes, processes per node (and compiler
-    where the run recorded one)."""
-    compiler = any(_compiler(run) for s in series for run in s.runs)
-    machine = any(_machine(run) for s in series for run in s.runs)
+    """RIKEN's measurement conditions: per run its library, options, nodes, processes per node, compiler."""
     headers = ["run", "series", "MPI library", "options", "processes", "nodes", "processes per node",
-               *(["compiler of the core"] if compiler else []), "hosts (cores online)",
-               *(["machine (launching host)"] if machine else []), "load before → after"]
+               "compiler and flags of the core", "hosts", "load before → after"]
     rows = []
     for s in series:
         for run in s.runs:
@@ -365,14 +383,25 @@ def conditions_table(series: list[Series]) -> Table:
                 del words[at:at + 2]
             options = shlex.join(words)
             ranks = row.ranks_per_node or []
+            found = machine.facts(run.records)
             rows.append([str(row.id), s.label, run_label(row), options or "-",
                          str(row.processes or row.requested_processes), "-" if row.nodes is None else str(row.nodes),
-                         ", ".join(map(str, sorted(set(ranks)))) or "-",
-                         *([_compiler(run) or "-"] if compiler else []),
-                         ", ".join(row.hosts) + (f" ({record['cores_online']})" if record.get("cores_online") else ""),
-                         *([(_machine(run) or {}).get("message") or "-"] if machine else []),
-                         _load(record.get("load_average_before"), row.load_average_after)])
+                         ", ".join(map(str, sorted(set(ranks)))) or "-", found["compiler and flags"],
+                         ", ".join(row.hosts) or "-", found["load before → after"]])
     return Table("Measurement conditions", headers, rows, numeric=False)
+
+
+MACHINE_NAMES = ("host", "CPU model", "sockets", "cores", "memory", "NICs/HCAs", "binding")
+
+
+def machine_table(series: list[Series]) -> Table:
+    """Per run the machine it ran on, as the core (rank 0's node) and mpimark (the launching host) recorded it;
+    "not recorded" where neither did (a run launched by hand, by Slurm, or imported from text)."""
+    rows = [[str(run.row.id), s.label, *(machine.facts(run.records)[name] for name in MACHINE_NAMES)]
+            for s in series for run in s.runs]
+    return Table("Machine (rank 0's node as the core recorded it; NICs/HCAs and physical cores from the launching "
+                 "host where mpimark launched the run; binding: each rank's allowed CPUs)",
+                 ["run", "series", *MACHINE_NAMES], rows, numeric=False)
 
 
 def _plain_benchmark(benchmark: str) -> Callable[[dict], bool]:
@@ -391,9 +420,9 @@ def alltoall_section(series: list[Series], size: int | None) -> Section | None:
     def cell(s: Series, n: int) -> str:
         value = _value([r for r in rows_of[s.label] if r["processes"] == n], seeds.alltoall_throughput_mbs)
         skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, "Alltoall") if r["processes"] == n}
-        return _fixed(value) if value is not None else missing(skipped, chosen)
+        return _mbs(value) if value is not None else missing(skipped, chosen)
 
-    rows = [[str(n), ", ".join(sorted(set().union(*(_shapes(s, n) for s in series)))) or "-",
+    rows = [[str(n), _shapes(series, n, "Alltoall"),
              *(cell(s, n) for s in series)] for n in counts]
     table = Table(f"Alltoall throughput [MB/s] at {chosen} bytes (size × processes / time)",
                   ["processes", "nodes × ranks", *(s.label for s in series)], rows)
@@ -454,7 +483,7 @@ def consistency_tables(series: list[Series], size: int | None) -> list[Table]:
     return tables
 
 
-def ranking_table(series: list[Series], correction: str = "holm") -> Table | None:
+def ranking_table(series: list[Series], correction: str = DEFAULT_CORRECTION) -> Table | None:
     found = seeds.rank({s.label: [[r for r in run.records if r.get("suite") not in plots.TOOL_SUITES]
                                   for run in s.runs] for s in series}, correction)
     if not found:
@@ -508,8 +537,9 @@ def runs_table(series: list[Series]) -> Table:
                  numeric=False)
 
 
-def render(series: list[Series], size: int | None = None, correction: str = "holm") -> str:
-    """The report as one HTML document."""
+def render(series: list[Series], size: int | None = None, correction: str = DEFAULT_CORRECTION) -> str:
+    """The report as one HTML document; runs placed differently (ranks per node) are series of their own."""
+    series = by_placement(series)
     found = verdicts(series, correction) if len(series) > 1 else None
     return _environment().get_template("report.html.j2").render(
         version=__version__,
@@ -524,6 +554,7 @@ def render(series: list[Series], size: int | None = None, correction: str = "hol
         comparison_warnings=[f"{label}: {w}" for label, c in (found or {}).items() for w in c.warnings],
         sections=sections(series, size),
         conditions=conditions_table(series),
+        machine=machine_table(series),
         riken=[x for x in (alltoall_section(series, size), startup_section(series)) if x],
         consistency=consistency_tables(series, size),
         ranking=ranking_table(series, correction) if found else None,

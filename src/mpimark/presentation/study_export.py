@@ -13,6 +13,7 @@ import json
 
 from mpimark.presentation.cells import csv_writer
 from mpimark.records.figures import bandwidth_mbs, mode, time_ci_usec, time_usec
+from mpimark.records.mpi_library import one_line
 from mpimark.storage.selection import LoadedRun, Series
 
 MEASUREMENT_FIELDS = ("implementation", "run_id", "mpi_library", "nodes", "ranks_per_node", "suite", "benchmark",
@@ -23,8 +24,7 @@ SAMPLE_FIELDS = ("implementation", "run_id", "nodes", "ranks_per_node", "suite",
 
 
 def _library(run: LoadedRun) -> str | None:
-    version = run.row.mpi_library_version
-    return " ".join(version.split()) if version else None  # one line: "MPICH Version: 4.0.2"
+    return one_line(run.row.mpi_library_version) or None
 
 
 def _ranks_per_node(run: LoadedRun) -> str | None:

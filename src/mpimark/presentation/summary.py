@@ -17,6 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.presentation.cells import csv_writer, markdown
+from mpimark.records.figures import bandwidth_mbs
+from mpimark.records.mpi_library import one_line
 from mpimark.records.results import TableKey
 
 Tables = dict[TableKey, list[dict]]
@@ -39,6 +41,11 @@ def _overlap(field: str) -> Callable[[dict], float | None]:
     return lambda result: (result.get("overlap") or {}).get(field)
 
 
+def _ci_width(result: dict) -> float | None:
+    width = (result.get("ci_target") or {}).get("half_width")
+    return None if width is None else 100 * width
+
+
 COLUMNS = (
     Column("bytes", "bytes", lambda r: r["bytes"]),
     Column("repetitions", "repetitions", lambda r: r["repetitions"]),
@@ -46,18 +53,25 @@ COLUMNS = (
     Column("median_usec", "median[usec]", _distribution("median_usec"), 2),
     Column("ci95_low_usec", "CI95 low[usec]", _distribution("ci_low_usec"), 2),
     Column("ci95_high_usec", "CI95 high[usec]", _distribution("ci_high_usec"), 2),
-    Column("mbytes_per_sec", "MB/s", lambda r: r["mbytes_per_sec"], 2),
+    # IMB's MB/s is of t_max; beside the median it is the bandwidth at the median (figures.bandwidth_mbs).
+    Column("mbytes_per_sec_at_median", "MB/s at median", lambda r: bandwidth_mbs(r), 2),
     # IMB-NBC, MPI-4 and Truly_passive_put: the figures of the rank with the largest t_ovrl
     # (t_avg and the median above are of t_ovrl there).
     Column("t_pure_usec", "t_pure[usec]", _overlap("t_pure_usec"), 2, optional=True),
     Column("t_cpu_usec", "t_CPU[usec]", _overlap("t_cpu_usec"), 2, optional=True),
     Column("overlap_percent", "overlap[%]", _overlap("overlap_percent"), 2, optional=True),
+    # -sync window's dropped samples and -ci_target's width reached and stop reason (docs/measurement.md).
+    Column("invalid_samples", "invalid", lambda r: (r.get("window") or {}).get("invalid_samples"), optional=True),
+    Column("ci_half_width_percent", "CI ±[%]", _ci_width, 2, optional=True),
+    Column("ci_stop", "CI stop", lambda r: (r.get("ci_target") or {}).get("stop"), optional=True),
+    # -check: wrong elements received, shown only for a checked run.
+    Column("defects", "defects", lambda r: r.get("defects"), optional=True),
     Column("status", "status", lambda r: r["status"]),
 )
 
 
 def _numeric(column: Column) -> bool:
-    return column.key != "status"
+    return column.key not in ("status", "ci_stop")
 
 
 def _present(results: list[dict], columns: tuple[Column, ...]) -> tuple[Column, ...]:
@@ -88,7 +102,7 @@ def _cell(column: Column, result: dict) -> str:
 def describe_run(run: dict) -> str:
     """One line saying which MPI ran where and when."""
     hosts = ", ".join(run["hosts"])
-    return f"{run['mpi']['library_version']} | {run['processes']} processes on {hosts} | {run['start_utc']}"
+    return f"{one_line(run['mpi']['library_version'])} | {run['processes']} processes on {hosts} | {run['start_utc']}"
 
 
 def to_rich(run: dict | None, tables: Tables) -> Group:

@@ -25,6 +25,12 @@ def identify(library_version: str) -> tuple[str, str, str]:
     return "mpi", library_version.split(" ")[0] or "unknown", "unknown"
 
 
+def one_line(library_version: str | None) -> str:
+    """The full version string as one line of text: MPICH's "MPICH Version:<TAB>4.0.2" (and any other run of
+    tabs, newlines or spaces) becomes one space, so a table cell or a `show` line is not broken by it."""
+    return " ".join((library_version or "").split())
+
+
 def label(library_version: str | None) -> str | None:
     """A short name of the library: "Open MPI 4.1.4", "MPICH 4.0.2", "Intel MPI 2021.18.1".
 

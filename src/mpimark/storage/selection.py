@@ -34,6 +34,11 @@ class LoadedRun:
 class Series:
     label: str
     runs: tuple[LoadedRun, ...]
+    family: str = ""  # the implementation a placement's series belongs to (by_placement): its colour
+
+    @property
+    def implementation(self) -> str:
+        return self.family or self.label
 
     @property
     def results(self) -> list[dict]:
@@ -106,3 +111,52 @@ def load(store: Store, selectors: list[str] | tuple[str, ...]) -> list[Series]:
             label = f"{label} (run {s.runs[0].row.id})" if len(s.runs) == 1 else f"{label} #{seen[label]}"
         unique.append(Series(label, s.runs))
     return unique
+
+
+NOT_RECORDED = "nodes not recorded"
+
+
+def per_node(row: RunRow) -> str | None:
+    """Ranks per node as a run's record says: "2", "1-2" (uneven); None when not recorded (imported text)."""
+    if not row.nodes or not row.ranks_per_node:
+        return None
+    low, high = min(row.ranks_per_node), max(row.ranks_per_node)
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def by_placement(series: list[Series]) -> list[Series]:
+    """The series split by ranks per node where the selection's runs were placed differently.
+
+    4 ranks on one node and 4 ranks on two nodes are different measurements
+    (shared memory against the network); against process count a series of
+    one ranks-per-node keeps its line (2 ranks on 1 node, 4 on 2, 8 on 4).
+    Only a selection in which some process count ran on different nodes ×
+    ranks per node is split: each series by ranks per node, every label
+    saying it ("Open MPI 4.1.4, 2 ranks/node"), keeping its implementation
+    (family). 2 and 4 ranks on one node, or 2 ranks per node on 1, 2 and 4
+    nodes, are returned as they are (the tables say each count's nodes).
+    """
+    shapes: dict[int, set[tuple]] = {}
+    for s in series:
+        for run in s.runs:
+            if per_node(run.row) is not None:
+                count = run.row.processes or run.row.requested_processes
+                shapes.setdefault(count, set()).add((run.row.nodes, tuple(sorted(run.row.ranks_per_node))))
+    if all(len(found) < 2 for found in shapes.values()):
+        return series
+    out = []
+    for s in series:
+        if s.family:  # split already
+            out.append(s)
+            continue
+        groups: dict[str | None, list[LoadedRun]] = {}
+        for run in s.runs:
+            groups.setdefault(per_node(run.row), []).append(run)
+        for ranks in sorted(groups, key=lambda g: (g is None, _number(g))):
+            suffix = NOT_RECORDED if ranks is None else f"{ranks} ranks/node"
+            out.append(Series(f"{s.label}, {suffix}", tuple(groups[ranks]), s.implementation))
+    return out
+
+
+def _number(ranks: str | None) -> tuple[int, str]:
+    return (int(ranks.split("-")[0]), ranks) if ranks else (0, "")

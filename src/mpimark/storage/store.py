@@ -24,6 +24,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from mpimark.errors import MpimarkError
+from mpimark.paths import data_dir
+from mpimark.records.results import MACHINE_EVENT
 
 # Marks the file as ours (PRAGMA application_id, "mpmk"), so another
 # program's SQLite file is refused instead of being written into.
@@ -297,9 +299,7 @@ def default_path() -> Path:
     """$MPIMARK_DB, else the XDG data directory (what platformdirs gives on Linux)."""
     if os.environ.get("MPIMARK_DB"):
         return Path(os.environ["MPIMARK_DB"])
-    data_home = os.environ.get("XDG_DATA_HOME") or ""
-    base = Path(data_home) if Path(data_home).is_absolute() else Path.home() / ".local" / "share"
-    return base / "mpimark" / "results.db"
+    return data_dir() / "results.db"
 
 
 def _now_utc() -> str:
@@ -617,11 +617,15 @@ class Store:
     def recover_run(self, run_id: int, records: list[dict], message: str) -> int:
         """A run whose mpimark died: the records its stream holds beyond those stored, and status incomplete.
 
-        records: the whole stream, in order; the first record_count of them are stored already.
+        records: the whole stream, in order; those stored already are its first ones. The run's
+        record_count also counts mpimark's machine event, which is not in the stream: without
+        taking it off, the first unstored stream record would be skipped (lost).
         One transaction, so recovering twice cannot store a record twice.
         """
         with self.transaction() as conn:
-            stored = self._require_run(conn, run_id)[0]
+            added_here = conn.execute("SELECT COUNT(*) FROM events WHERE run_id = ? AND kind = ?",
+                                      (run_id, MACHINE_EVENT)).fetchone()[0]
+            stored = self._require_run(conn, run_id)[0] - added_here
             for record in records[stored:]:
                 self._add(conn, run_id, record, self._record_text(run_id, record))
             conn.execute("UPDATE runs SET status = 'incomplete', status_message = ?, finished_utc = ?,"

@@ -309,7 +309,7 @@ static int check_dir(const char *dir, char *msg, size_t len) {
   const char *p = io_posix_path(dir);
   struct stat sb;
   if (stat(p, &sb) != 0) {
-    snprintf(msg, len, "-iodir '%.200s' cannot be used: %s; give an existing directory", dir, strerror(errno));
+    snprintf(msg, len, "-iodir '%.200s' cannot be used: %s; give an existing directory (mkdir -p it first)", dir, strerror(errno));
     return 1;
   }
   if (!S_ISDIR(sb.st_mode)) {

@@ -44,7 +44,7 @@ void tool_record_end(tool_run_t *t) {
 
 void tool_event(tool_run_t *t, const char *level, const char *kind, const char *message) {
   if (!t->file.f) return;
-  event_t ev = {level, kind, message, NULL, 0, -1};
+  event_t ev = {level, kind, message, NULL, 0, -1, 0};
   rec_event(&t->file.jw, &ev);
 }
 

@@ -21,6 +21,7 @@ typedef struct {
   int ndims, partsize;
   int check_once, check_every;
   int barrier;
+  int selfcheck;              /* -selfcheck on|off */
   unsigned ops;               /* bit i: operation i of suite_mpibench; 0 means all */
   char json[1024];
   int help;

@@ -70,6 +70,18 @@ def launch(records: list[dict], run_id: int | None = None) -> Launch:
                   barrier, init_ranks)
 
 
+def duration(item: Launch) -> str | None:
+    """How long the start-up took, the figure a start-up run is about: "start-up 0.362 s (launch to the end
+    of the 1st barrier, slowest rank)"; None without phases. The core's own clock (its end record's
+    elapsed_s) starts after MPI_Init and says nothing of it."""
+    phases, since = (item.since_launch, "launch") if item.since_launch else (item.since_first_entry,
+                                                                             "the first process's start")
+    last = next(((phase, label) for phase, label in reversed(PHASES) if phase in phases), None)
+    if last is None:
+        return None
+    return f"start-up {phases[last[0]][2] / 1000:.3f} s ({since} to the {last[1]}, slowest rank)"
+
+
 def osu_init_line(item: Launch) -> str | None:
     """osu_init's `nprocs: N, min: X ms, max: Y ms, avg: Z ms` (whole ms, truncated), or None."""
     if not item.init_rank_ms:

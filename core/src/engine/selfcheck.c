@@ -1,0 +1,199 @@
+#include "engine/selfcheck.h"
+#include "engine/sysinfo.h"
+#include "report/reporter.h"
+#include "util/stats.h"
+#include "util/timer.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The work of the noise probe: a dependent chain of floating-point
+ * operations the compiler cannot shorten (the result is stored). */
+static volatile double noise_sink;
+static void work(long k) {
+  double x = 1.0;
+  for (long i = 0; i < k; i++) x = x * 1.0000001 + 1e-9;
+  noise_sink = x;
+}
+
+static double time_work(long k) {
+  int64_t t0 = now_ns();
+  work(k);
+  return (double)(now_ns() - t0);
+}
+
+/* k such that work(k) takes about NOISE_QUANTUM_NS on this core: doubled
+ * until a run takes a tenth of it, then scaled, from the fastest of a few
+ * runs so that an interruption does not mislead the calibration. */
+static long calibrate_quantum(void) {
+  long k = 64;
+  while (k < (1L << 40) && time_work(k) < NOISE_QUANTUM_NS / 10) k *= 2;
+  double best = INFINITY;
+  for (int i = 0; i < 5; i++) {
+    double t = time_work(k);
+    if (t < best) best = t;
+  }
+  long q = (long)((double)k * NOISE_QUANTUM_NS / (best > 0 ? best : 1));
+  return q > 0 ? q : 1;
+}
+
+/* Fixed-work-quantum probe (FWQ, as in the LLNL/Sandia noise benchmarks):
+ * the same quantum again and again for NOISE_PROBE_S; the fastest run is
+ * the undisturbed time, a run NOISE_GAP_SHARE longer was interrupted, and
+ * what it took beyond the fastest is time lost. */
+static void noise_probe(rank_check_t *me) {
+  long k = calibrate_quantum();
+  long cap = (long)(NOISE_PROBE_S * 1e9 / NOISE_QUANTUM_NS) * 4 + 16;
+  double *t = malloc(sizeof(double) * (size_t)cap);
+  long n = 0;
+  int64_t end = now_ns() + (int64_t)(NOISE_PROBE_S * 1e9);
+  while (n < cap && now_ns() < end) t[n++] = time_work(k);
+  double base = INFINITY, total = 0;
+  for (long i = 0; i < n; i++) {
+    if (t[i] < base) base = t[i];
+    total += t[i];
+  }
+  me->runs = n;
+  me->quantum_ns = n ? base : NAN;
+  me->interruptions = 0;
+  me->max_interruption_ns = 0;
+  double lost = 0;
+  for (long i = 0; i < n; i++) {
+    double extra = t[i] - base;
+    if (extra <= NOISE_GAP_SHARE * base) continue;
+    me->interruptions++;
+    lost += extra;
+    if (extra > me->max_interruption_ns) me->max_interruption_ns = extra;
+  }
+  me->lost_share = total > 0 ? lost / total : 0;
+  free(t);
+}
+
+static int loaded_host(const rank_check_t *r) {
+  /* More runnable work than the cores the ranks leave free; half a task of
+   * slack for the launcher and the ranks' own start. */
+  int free_cores = r->cores - r->ranks_on_host;
+  return r->load1 >= 0 && r->load1 > (free_cores > 0 ? free_cores : 0) + 0.5;
+}
+
+void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host) {
+  int rank, P;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  memset(s, 0, sizeof(*s));
+  MPI_Barrier(MPI_COMM_WORLD);
+  int64_t t0 = now_ns();
+  rank_check_t me;
+  memset(&me, 0, sizeof(me));
+  timer_selftest_t ts;
+  timer_selftest(SELFCHECK_TIMER_READS, &ts);
+  me.overhead_ns = ts.overhead_ns;
+  me.granularity_ns = ts.granularity_ns;
+  me.monotonic = ts.monotonic;
+  /* Every rank at once: the noise a measurement meets is that of all ranks busy. */
+  MPI_Barrier(MPI_COMM_WORLD);
+  noise_probe(&me);
+  double load[3];
+  load_average(load);
+  me.load1 = load[0];
+  me.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  me.ranks_on_host = ranks_on_host;
+  if (rank == 0) s->ranks = malloc(sizeof(rank_check_t) * (size_t)P);
+  MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, s->ranks, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD);
+  s->wtick_s = MPI_Wtick();
+  s->done = 1;
+  s->n = P;
+  s->duration_s = (double)(now_ns() - t0) * 1e-9;
+  if (rank != 0) return;
+  s->timer_ok = 1;
+  for (int r = 0; r < P; r++) {
+    const rank_check_t *x = &s->ranks[r];
+    if (x->granularity_ns > s->resolution_ns) s->resolution_ns = x->granularity_ns;
+    s->timer_ok &= x->monotonic;
+    s->oversubscribed |= x->ranks_on_host > x->cores;
+    s->loaded |= loaded_host(x);
+    s->noisy |= x->lost_share > NOISE_HIGH_LOST || x->max_interruption_ns > NOISE_HIGH_MAX_NS;
+  }
+  /* The model's check right after it was built: the offset measured again
+   * must lie within both bounds (and the timer's step), else the ranks'
+   * clocks do not agree as the model says. */
+  s->clock_compared = clock && clock->valid && clock->all;
+  if (s->clock_compared)
+    for (int r = 1; r < P; r++) {
+      double beyond = fabs(clock->residual_ns[r]) - clock->all[r].bound_ns - clock->residual_bound_ns[r] -
+                      s->resolution_ns;
+      if (beyond > s->clock_disagreement_ns) {
+        s->clock_disagreement_ns = beyond;
+        s->clock_worst_rank = r;
+      }
+    }
+  s->timer_ok &= s->clock_disagreement_ns == 0;
+}
+
+/* The rank with the largest value of field f (an offset into rank_check_t of a double). */
+static int worst_rank(const selfcheck_t *s, size_t f) {
+  int w = 0;
+  for (int r = 1; r < s->n; r++)
+    if (*(const double *)((const char *)&s->ranks[r] + f) > *(const double *)((const char *)&s->ranks[w] + f)) w = r;
+  return w;
+}
+
+/* A finding as a warning event: in the stream, and a # line in IMB's text. */
+static void emit(const char *kind, const char *message) {
+  event_t ev = {.level = "warning", .kind = kind, .message = message, .bytes = -1, .comment = 1};
+  report_event(&ev);
+}
+
+void selfcheck_report(const selfcheck_t *s) {
+  if (!s->done || !s->ranks) return;
+  char msg[400];
+  for (int r = 0; r < s->n; r++)
+    if (!s->ranks[r].monotonic) {
+      snprintf(msg, sizeof(msg), "the clock went backwards on rank %d during the timer check; its times cannot be "
+               "trusted", r);
+      emit("timer", msg);
+      break;
+    }
+  if (s->clock_disagreement_ns > 0) {
+    snprintf(msg, sizeof(msg), "the clocks of rank 0 and rank %d disagree by %.0f ns beyond the clock model's bound; "
+             "-sync window times are not to be trusted", s->clock_worst_rank, s->clock_disagreement_ns);
+    emit("timer", msg);
+  }
+  for (int r = 0; r < s->n; r++) {
+    const rank_check_t *x = &s->ranks[r];
+    if (x->ranks_on_host > x->cores) {
+      snprintf(msg, sizeof(msg), "oversubscribed: %d ranks on the host of rank %d, which has %d cores; ranks wait for "
+               "a core and the times include that", x->ranks_on_host, r, x->cores);
+      emit("oversubscribed", msg);
+      break;
+    }
+  }
+  for (int r = 0; r < s->n; r++) {
+    const rank_check_t *x = &s->ranks[r];
+    if (loaded_host(x)) {
+      snprintf(msg, sizeof(msg), "loaded machine: load average %.2f on the host of rank %d, which has %d cores for "
+               "%d ranks; other work competes for the cores and the times include that", x->load1, r, x->cores,
+               x->ranks_on_host);
+      emit("loaded", msg);
+      break;
+    }
+  }
+  if (s->noisy) {
+    int w = worst_rank(s, offsetof(rank_check_t, lost_share));
+    int m = worst_rank(s, offsetof(rank_check_t, max_interruption_ns));
+    snprintf(msg, sizeof(msg), "high OS noise: rank %d lost %.1f %% of a fixed work quantum's time to %ld "
+             "interruptions; the longest interruption was %.0f us (rank %d)", w, 100 * s->ranks[w].lost_share,
+             s->ranks[w].interruptions, s->ranks[m].max_interruption_ns * 1e-3, m);
+    emit("noise", msg);
+  }
+}
+
+void selfcheck_free(selfcheck_t *s) {
+  free(s->ranks);
+  memset(s, 0, sizeof(*s));
+}
