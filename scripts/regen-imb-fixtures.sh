@@ -23,8 +23,8 @@ declare -A RUNS=(
   [multi0]="2 PingPong Allreduce Barrier -multi 0 -npmin 1 -msglog 0:2 -time 0.1"
   [idle]="3 PingPong Allreduce Biband -msglog 0:2 -time 0.1"
   [out_of_memory]="2 PingPong Allreduce -msglog 18:24 -mem 0.001 -time 0.1"
-  [map]="4 PingPong Allreduce -map 2x2 -msglog 0:1 -time 0.1"
-  [map_multi1]="4 Allreduce Sendrecv -map 2x2 -multi 1 -npmin 2 -msglog 0:1 -time 0.1"
+  [map]="4 PingPong Allreduce -map 2x2 -msglog 0:1 -time 1"
+  [map_multi1]="4 Allreduce Sendrecv -map 2x2 -multi 1 -npmin 2 -msglog 0:1 -time 1"
   [invalid_counts]="1 PingPong Allreduce Uniband -msglog 0:1 -time 0.1"
   [msglen_char]="2 Bcast Exchange -msglen lens -data_type char -red_data_type char -time 0.1 -multi 0"
 )

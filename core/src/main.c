@@ -19,10 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 
-static void usage(FILE *f) {
-  fprintf(f,
+static const char usage_text[] =
     "usage: mpimark-core SUITE [benchmark[,benchmark...]] [options]\n"
     "\n"
     "SUITE: mpi1, nbc, mpi4, ext, rma, io (IMB-MPI1, -NBC, -MPI4, -EXT, -RMA, -IO). Benchmark names are IMB's,\n"
@@ -52,7 +52,7 @@ static void usage(FILE *f) {
     "  -root_shift on|off        rotate the root of rooted collectives every iteration (off)\n"
     "  -sync on|off|window       untimed barrier after every collective call (on); window: every call\n"
     "                            starts at a common time on the synchronised clock (docs/measurement.md)\n"
-    "  -ci_target P              sample each size until the median's 95 %% CI is within +-P (e.g. 0.01)\n"
+    "  -ci_target P              sample each size until the median's 95 % CI is within +-P (e.g. 0.01)\n"
     "                            or -time ends (default: IMB's repetitions)\n"
     "  -imb_barrier on|off       IMB's own dissemination barrier instead of MPI_Barrier (off)\n"
     "  -data_type T              byte | char | int | float | double (byte)\n"
@@ -64,22 +64,47 @@ static void usage(FILE *f) {
     "  -aggregate_mode M         ext, rma, io: aggregate | non_aggregate | multi (both; default)\n"
     "  -iodir DIR                io: directory of the benchmark files, which must exist (mkdir -p DIR first;\n"
     "                            default: the current directory)\n"
-    "  -help                     this text (anywhere on the line)\n"
+    "  -imb_compat 2021|guide    where IMB 2021 and its 4.0 user guide disagree: 2021 (default) as IMB 2021;\n"
+    "                            guide: Reduce_scatter splits X bytes across the ranks, the overlap column\n"
+    "                            divides by min(t_pure, t_CPU), EXT aggregate transfers go to disjoint\n"
+    "                            targets, RMA *_all bandwidth counts np-1 targets (docs/imb-compatibility.md)\n"
+    "  -help [OPTION]            this text, or one option's (anywhere on the line)\n"
     "\n"
     "mpimark options:\n"
     "  -check [on|off]           verify every received buffer; adds a defects column (off)\n"
     "  -selfcheck on|off         timer, OS-noise and load checks before measuring, with warnings (on)\n"
-    "  -json FILE                write the JSON Lines results stream to FILE\n");
+    "  -json FILE                write the JSON Lines results stream to FILE\n";
+
+static void usage(FILE *f) { fputs(usage_text, f); }
+
+/* -help OPTION (IMB's args parser answers with that option's description):
+ * the option's lines of the usage text. Returns -1, printing nothing, when
+ * there is no such option. */
+static int usage_option(FILE *f, const char *topic) {
+  char want[48];
+  snprintf(want, sizeof(want), "  -%s ", topic);
+  const char *p = usage_text;
+  int found = 0, in = 0;
+  while (*p) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    int start = len > 3 && strncmp(p, "  -", 3) == 0;
+    /* An option's text: its line and the continuation lines indented under it. */
+    if (start) in = strncasecmp(p, want, strlen(want)) == 0;
+    else if (len < 4 || strncmp(p, "    ", 4) != 0) in = 0;
+    if (in) {
+      if (!found) fprintf(f, "Option: -%s\n", topic);
+      fprintf(f, "%.*s\n", (int)len, p);
+      found = 1;
+    }
+    p += len + (nl ? 1 : 0);
+  }
+  return found ? 0 : -1;
 }
 
-static int is_listed(const bench_desc **list, int n, const bench_desc *b) {
-  for (int i = 0; i < n; i++)
-    if (list[i] == b) return 1;
-  return 0;
-}
-
-/* The run list: the named benchmarks (or the defaults), plus -include,
- * minus -exclude, in the suite's order when defaults are used. */
+/* The run list as IMB builds it: the -include names, then the named
+ * benchmarks (or the suite's defaults), every occurrence of an -exclude name
+ * removed; duplicates are kept and run again, as in IMB. */
 static int build_list(const suite_desc *s, const options_t *o, const bench_desc **list, int *n, char *err) {
   *n = 0;
   for (int i = 0; i < o->n_names + o->n_include + o->n_exclude; i++) {
@@ -92,18 +117,12 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
       return -1;
     }
   }
+  for (int i = 0; i < o->n_include; i++) list[(*n)++] = find_benchmark(s, o->include[i]);
   if (o->n_names > 0) {
-    for (int i = 0; i < o->n_names; i++) {
-      const bench_desc *b = find_benchmark(s, o->names[i]);
-      if (!is_listed(list, *n, b)) list[(*n)++] = b;
-    }
+    for (int i = 0; i < o->n_names; i++) list[(*n)++] = find_benchmark(s, o->names[i]);
   } else {
     for (int i = 0; i < s->n_benchmarks; i++)
       if (s->benchmarks[i].flags & BF_DEFAULT) list[(*n)++] = &s->benchmarks[i];
-  }
-  for (int i = 0; i < o->n_include; i++) {
-    const bench_desc *b = find_benchmark(s, o->include[i]);
-    if (!is_listed(list, *n, b)) list[(*n)++] = b;
   }
   int k = 0;
   for (int i = 0; i < *n; i++) {
@@ -119,6 +138,11 @@ static int build_list(const suite_desc *s, const options_t *o, const bench_desc 
   return 0;
 }
 
+/* IMB's -list order: names sorted case-insensitively. */
+static int by_name(const void *a, const void *b) {
+  return strcasecmp((*(const bench_desc *const *)a)->name, (*(const bench_desc *const *)b)->name);
+}
+
 /* -list: IMB's list of suite s, or of every suite when s is NULL; with -json
  * the benchmark facts instead (bench_facts.h), on stdout or in the FILE. */
 static int print_list(const suite_desc *s, const options_t *o, char *err) {
@@ -132,12 +156,19 @@ static int print_list(const suite_desc *s, const options_t *o, char *err) {
     if (f != stdout) fclose(f);
     return 0;
   }
+  /* IMB's layout: the suite labelled as its program (IMB-MPI1), names in alphabetical order. */
   printf("mpimark-core %s\nList of benchmarks:\n", MPIMARK_VERSION);
   for (int k = 0; s ? k == 0 : suite_at(k) != NULL; k++) {
     const suite_desc *t = s ? s : suite_at(k);
-    printf("%s:\n", t->name);
-    for (int i = 0; i < t->n_benchmarks; i++)
-      printf("    %s%s\n", t->benchmarks[i].name, (t->benchmarks[i].flags & BF_DEFAULT) ? "" : " (non-default)");
+    char label[32];
+    suite_imb_label(t, label, sizeof(label));
+    printf("%s:\n", label);
+    const bench_desc *sorted[OPT_MAX_NAMES];
+    int n = 0;
+    for (int i = 0; i < t->n_benchmarks && n < OPT_MAX_NAMES; i++) sorted[n++] = &t->benchmarks[i];
+    qsort(sorted, (size_t)n, sizeof(sorted[0]), by_name);
+    for (int i = 0; i < n; i++)
+      printf("    %s%s\n", sorted[i]->name, (sorted[i]->flags & BF_DEFAULT) ? "" : " (non-default)");
   }
   return 0;
 }
@@ -213,7 +244,8 @@ int main(int argc, char **argv) {
 
   if (parse_rc != 0) return finish(rank, EXIT_BAD_INPUT, err);
   if (opt.help) {
-    if (rank == 0) usage(stdout);
+    /* -help OPTION: that option's lines; a word that names no option gets the whole text. */
+    if (rank == 0 && !(opt.help_topic[0] && usage_option(stdout, opt.help_topic) == 0)) usage(stdout);
     return finish(rank, 0, NULL);
   }
   if (opt.list) {

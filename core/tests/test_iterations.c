@@ -15,11 +15,14 @@ int main(void) {
   CHECK_EQ_LONG(iter_select(&p, 8, 2, 0, 0, 0), 100);
   /* Barrier-like: always MSGSPERSAMPLE. */
   CHECK_EQ_LONG(iter_select(&p, 4194304, 4, 0, 1, 1), 1000);
+  /* A Sync benchmark that moves no data (IMB-IO's Open_Close): MSGS_NONAGGR, as IMB. */
+  CHECK_EQ_LONG(iter_select(&p, 0, 2, 0, 1, 0), 100);
   CHECK(iter_calibrates(&p, 1));
 
   /* off: always MSGSPERSAMPLE. */
   p.policy = POLICY_OFF;
   CHECK_EQ_LONG(iter_select(&p, 4194304, 2, 0, 0, 1), 1000);
+  CHECK_EQ_LONG(iter_select(&p, 0, 2, 0, 1, 0), 1000);  /* Open_Close too: off sets MSGSPERSAMPLE first */
   CHECK(!iter_calibrates(&p, 0));
 
   /* multiple_np: tmp = (int)(1000 * 2^22 / (np * max(size,4) + 2^22) + 0.5), rounded down to a multiple of np. */
@@ -58,10 +61,14 @@ int main(void) {
   CHECK_EQ_LONG(iter_warmup(5), 5);
   CHECK_EQ_LONG(iter_warmup(1), 1);
 
-  /* Time-out: (max(n_sizes, max-min) - 1) * secs, at least secs. */
-  CHECK_NEAR(iter_time_limit(23, 0, 22, 10), 220, 1e-9);
-  CHECK_NEAR(iter_time_limit(3, 0, 2, 0.5), 1.0, 1e-9);
-  CHECK_NEAR(iter_time_limit(1, 0, 0, 2), 2.0, 1e-9);
+  /* Time-out as IMB: (max(n_list, max - min) - 1) * secs, at least secs; n_list is 0 with -msglog. */
+  CHECK_NEAR(iter_time_limit(0, 0, 22, 10), 210, 1e-9);    /* the defaults */
+  CHECK_NEAR(iter_time_limit(0, 10, 16, 0.1), 0.5, 1e-9);  /* the issue's -msglog 10:16 -time 0.1 */
+  CHECK_NEAR(iter_time_limit(0, 0, 2, 0.5), 0.5, 1e-9);
+  CHECK_NEAR(iter_time_limit(0, 3, 3, 2), 2.0, 1e-9);      /* one size: at least secs */
+  CHECK_NEAR(iter_time_limit(5, 0, 22, 1), 21, 1e-9);      /* a short list keeps -msglog's default span */
+  CHECK_NEAR(iter_time_limit(30, 0, 22, 1), 29, 1e-9);     /* a long list counts its entries */
+  CHECK_NEAR(iter_time_limit(5, 0, 2, 1), 4, 1e-9);
   CHECK_EQ_LONG(log2_ceil(1), 0);
   CHECK_EQ_LONG(log2_ceil(1000), 10);
   CHECK_EQ_LONG(log2_ceil(1024), 10);

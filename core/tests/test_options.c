@@ -83,6 +83,25 @@ int main(void) {
   CHECK(parse(&o, ARGS("-check", "off"), err) == 0);
   CHECK_EQ_LONG(o.check, 0);
 
+  /* -iter's volume is an integer number of MiB, as IMB reads it; a fraction is refused. */
+  CHECK(parse(&o, ARGS("-iter", "1000,1.5"), err) == -1);
+  CHECK(strstr(err, "-iter") != NULL);
+  /* -imb_compat: today's IMB by default, the user guide on request. */
+  CHECK(parse(&o, ARGS("PingPong"), err) == 0 && o.imb_compat == COMPAT_2021);
+  CHECK(parse(&o, ARGS("-imb_compat", "guide"), err) == 0 && o.imb_compat == COMPAT_GUIDE);
+  CHECK(parse(&o, ARGS("-imb_compat", "2018"), err) == -1);
+  CHECK(strstr(err, "2021") != NULL && strstr(err, "guide") != NULL);
+  /* -input as IMB: the first word of a line, '#' lines skipped, a blank line repeats the
+   * name before it; the file's names come after the positional ones. */
+  CHECK(parse(&o, ARGS("-input", "data/input.txt", "Barrier"), err) == 0);
+  CHECK_EQ_LONG(o.n_names, 5);
+  CHECK(o.n_names == 5 && strcmp(o.names[0], "Barrier") == 0 && strcmp(o.names[1], "PingPong") == 0 &&
+        strcmp(o.names[2], "PingPong") == 0 && strcmp(o.names[3], "Allreduce") == 0 &&
+        strcmp(o.names[4], "Allreduce") == 0);
+  /* -help OPTION: that option's help. */
+  CHECK(parse(&o, ARGS("-help", "npmin"), err) == 0 && o.help && strcmp(o.help_topic, "npmin") == 0);
+  CHECK(parse(&o, ARGS("-help", "-json", "f"), err) == 0 && o.help_topic[0] == 0);
+
   /* -help anywhere on the line, even after bad options. */
   CHECK(parse(&o, ARGS("PingPong", "-bogus", "-help"), err) == 0);
   CHECK(o.help);

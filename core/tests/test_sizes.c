@@ -46,20 +46,29 @@ int main(void) {
   CHECK_EQ_LONG(n, 7);
   CHECK_EQ_LONG(s[6], 32);
 
-  /* -msgsize keeps the order given, rounds up to the unit (as IMB) and drops duplicates. */
+  /* -msgsize keeps the order given, rounds up to the unit and keeps duplicates (as IMB). */
   o = base();
   char *argv3[] = {"x", "mpi1", "-msgsize", "1k,0,3,5,4,1m"};
   CHECK(options_parse(&o, 4, argv3, 2, err, sizeof err) == 0);
   n = sizes_build(&o, 4, s, 64);
-  CHECK_EQ_LONG(n, 5);
+  CHECK_EQ_LONG(n, 6);
   CHECK_EQ_LONG(s[0], 1024);
   CHECK_EQ_LONG(s[1], 0);
   CHECK_EQ_LONG(s[2], 4);
   CHECK_EQ_LONG(s[3], 8);
-  CHECK_EQ_LONG(s[4], 1048576);
+  CHECK_EQ_LONG(s[4], 4);
+  CHECK_EQ_LONG(s[5], 1048576);
   n = sizes_build(&o, 1, s, 64);
   CHECK_EQ_LONG(n, 6);
   CHECK_EQ_LONG(s[5], 1048576);
+  /* The example: -msgsize 1,2,3,4,5 of a float reduction measures 4,4,4,4,8. */
+  o = base();
+  char *argv3b[] = {"x", "mpi1", "-msgsize", "1,2,3,4,5"};
+  CHECK(options_parse(&o, 4, argv3b, 2, err, sizeof err) == 0);
+  n = sizes_build(&o, 4, s, 64);
+  CHECK_EQ_LONG(n, 5);
+  CHECK_EQ_LONG(s[0] + s[1] + s[2] + s[3], 16);
+  CHECK_EQ_LONG(s[4], 8);
 
   /* -msglen file: comments, blank lines and suffixes. */
   o = base();
@@ -71,8 +80,10 @@ int main(void) {
   CHECK_EQ_LONG(s[1], 100);
   CHECK_EQ_LONG(s[2], 2048);
   CHECK_EQ_LONG(s[3], 3145728);
+  /* -zero_size off leaves an explicit 0 of a list in, as IMB. */
   o.zero_size = 0;
-  CHECK_EQ_LONG(sizes_build(&o, 1, s, 64), 3);
+  CHECK_EQ_LONG(sizes_build(&o, 1, s, 64), 4);
+  CHECK_EQ_LONG(s[0], 0);
 
   /* Beyond 2^31: -msglog 31:32 gives sizes past INT_MAX. */
   o = base();

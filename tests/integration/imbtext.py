@@ -144,7 +144,8 @@ class Suite:
 
     @property
     def all(self) -> list[str]:
-        return self.defaults + self.non_default  # the run list: defaults, then the -include'd ones
+        # The run list of `-include <the non-default ones>`: IMB runs the -include'd names first.
+        return self.non_default + self.defaults
 
     def bench(self, name: str) -> Bench:
         return next(b for b in self.benchmarks if b.name == name)
@@ -324,6 +325,7 @@ class Table:
     groups: list[list[int]] | None = None     # "# ( G groups of N ...)" listing
     grid: list[list[int]] | None = None       # "-map" rank order rows
     mode: str | None = None                   # "# MODE:" block, in the JSON's spelling (aggregate, non_aggregate)
+    split_note: str | None = None             # Reduce_scatter: the -imb_compat line
     rows: list[Row] = field(default_factory=list)
     blocks: list[list[Row]] = field(default_factory=list)  # -multi 1: one block per size
 
@@ -367,6 +369,9 @@ FAILURE = re.compile(r"^((?:.{13})+) (time-out|out-of-mem|int-overflow)\.;(.*)$"
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 PARTS = ("MPI-1", "MPI-2", "MPI-RMA", "MPI-NBC", "MPI-4")
 IDLE = re.compile(r"^# \( (\d+) additional (process|processes) waiting in MPI_Barrier\)$")
+# mpimark's line under a Reduce_scatter title: which definition (-imb_compat) the table measured.
+SPLIT_NOTE = re.compile(r"^# \( (every process receives #bytes: IMB 2019\+|#bytes split across the processes: "
+                        r"the user guide's definition) \) $")
 GROUPS = re.compile(r"^# \( (\d+) groups of (\d+) processes each running simultaneous \) $")
 
 
@@ -444,7 +449,9 @@ def _parse_header(src: _Lines) -> tuple[dict, str, bool, int | None, int | None,
     src.exact("", "blank line")
     src.exact("# Calling sequence was: ", "calling sequence title")
     src.exact("", "blank line")
-    calling = src.match(r"# (\S.*) ", "calling sequence").group(1)
+    # The spacing differs between IMB's programs (IMB-NBC and IMB-EXT: no trailing blanks, "#" lines);
+    # tests/integration/test_imb_parity.py checks each suite's exactly.
+    calling = src.match(r"# (\S.*?) ?", "calling sequence").group(1)
     src.exact("", "blank line")
     user_defined, lo, hi = False, None, None
     if src.peek() == "# Message lengths were user defined":
@@ -455,15 +462,18 @@ def _parse_header(src: _Lines) -> tuple[dict, str, bool, int | None, int | None,
         hi = int(src.match(r"# Maximum message length in bytes:   (\d+)", "maximum length line").group(1))
     src.exact("#", "'#' line")
     dt = src.match(r"# MPI_Datatype                   :   (\S+) ", "MPI_Datatype line").group(1)
-    red = src.match(r"# MPI_Datatype for reductions    :   (\S+) ", "reduction datatype line").group(1)
+    red = src.match(r"# MPI_Datatype for reductions    :   (\S+) ?", "reduction datatype line").group(1)
     src.exact("# MPI_Op                         :   MPI_SUM  ", "MPI_Op line")
-    src.exact("# ", "'# ' line")
-    src.exact("# ", "'# ' line")
+    src.match("# ?", "'# ' line")
+    src.match("# ?", "'# ' line")
     src.exact("", "blank line")
     src.exact("# List of Benchmarks to run:", "benchmark list title")
     src.exact("", "blank line")
     names = []
     while src.peek() not in (None, ""):
+        if src.peek().startswith("#     ") and names:  # IMB-RMA's comment lines under a name
+            src.next("benchmark comment line")
+            continue
         names.append(src.match(r"# (\w+)", "benchmark name line").group(1))
     if not names:
         raise ParseError(src.i + 1, "empty benchmark list")
@@ -518,13 +528,15 @@ def _parse_table(src: _Lines) -> Table:
             table.groups.append(ranks)
     else:
         raise ParseError(src.i, "expected '# #processes = N ', a rank order or a group listing", line)
-    if (nxt := src.peek()) is not None and nxt.startswith("# ( "):
+    if (nxt := src.peek()) is not None and nxt.startswith("# ( ") and not SPLIT_NOTE.fullmatch(nxt):
         m = IDLE.fullmatch(src.next("idle line"))
         if not m:
             raise ParseError(src.i, "bad idle line", nxt)
         table.idle = int(m.group(1))
         if (table.idle == 1) != (m.group(2) == "process") or table.idle == 0:
             raise ParseError(src.i, "idle line: 'process' is for exactly one, 'processes' for more", nxt)
+    if (nxt := src.peek()) is not None and SPLIT_NOTE.fullmatch(nxt):  # Reduce_scatter: which definition
+        table.split_note = src.next("Reduce_scatter line")
     src.exact(dash.group(0), "second dash line (same as the first)")
     if src.peek() == "#":  # IMB-EXT/RMA: "#", "#    MODE: AGGREGATE ", "#"
         src.next("'#' line before MODE")

@@ -160,17 +160,18 @@ def test_iter_policy_multiple_np():
 
 
 def test_time_limit_gives_time_out_rows():
-    """Uniband moves 256 messages per iteration: from 256 KiB on one size takes
-    longer than the whole limit of (6 sizes - 1) * 1 ms."""
+    """Uniband moves 256 messages per iteration: from 256 KiB on one size takes longer than
+    IMB's whole limit of (22 - 18 - 1) * 1 ms. As IMB, the first size over it gets the one
+    time-out row and ends the benchmark (issue 16 item 1)."""
     run = run_core(2, "mpi1", "Uniband", "-msglog", "18:22", "-time", "0.001", "-iter", "10")
     assert run.returncode == 0, run.describe()
     rows = run.report.table("Uniband", 2).rows
-    assert [r.bytes for r in rows] == [0, 2**18, 2**19, 2**20, 2**21, 2**22]
+    sizes = [0, 2**18, 2**19, 2**20, 2**21, 2**22]
+    assert [r.bytes for r in rows] == sizes[:len(rows)]
     statuses = [r.status for r in rows]
-    assert statuses[0] == "ok" and "time-out" in statuses
-    first = statuses.index("time-out")
-    assert statuses[first:] == ["time-out"] * (len(rows) - first)  # the rest is skipped
-    assert "Time limit" in rows[first].message
+    assert statuses[0] == "ok" and statuses[-1] == "time-out"
+    assert statuses.count("time-out") == 1  # nothing after it
+    assert "Time limit" in rows[-1].message
     results = run.results()
     assert [r["status"] for r in results] == ["ok" if s == "ok" else "timeout" for s in statuses]
     assert all(r["distribution"] is None and r["repetitions"] is None
@@ -181,12 +182,14 @@ def test_time_limit_gives_time_out_rows():
 
 
 def test_mem_limit_gives_out_of_memory_rows():
-    """PingPong needs 2 * X bytes per process; -mem 1e-6 GB (1074 bytes) fits X <= 512."""
+    """PingPong needs 2 * X bytes per process; -mem 1e-6 GB (1074 bytes) fits X <= 512. As IMB,
+    1024 gets the one out-of-mem row and ends the benchmark."""
     run = run_core(2, "mpi1", "PingPong", "-msglog", "0:12", "-iter", "20", "-mem", "0.000001")
     assert run.returncode == 3, run.describe()
     rows = run.report.table("PingPong", 2).rows
     oom = [r.bytes for r in rows if r.status == "out-of-mem"]
-    assert oom == [1024, 2048, 4096]
+    assert oom == [1024]
+    assert rows[-1].bytes == 1024
     assert all(r.status == "ok" for r in rows if r.bytes <= 512)
     results = {r["bytes"]: r for r in run.results()}
     for size in oom:
@@ -308,7 +311,8 @@ def test_data_types():
 def listed(run) -> list[str]:
     names = run.report.benchmarks
     tables = list(dict.fromkeys(t.name for t in run.report.tables))
-    assert names == tables == run.run_record["benchmarks"]
+    assert names == run.run_record["benchmarks"]
+    assert list(dict.fromkeys(names)) == tables  # a name given twice runs twice (as IMB)
     return names
 
 
@@ -316,7 +320,8 @@ def test_include_exclude():
     run = run_core(2, "mpi1", "-include", "Biband,PingPong", "-exclude", "Reduce,Barrier,Alltoallv",
                    "-msgsize", "0", "-iter", "5")
     assert run.returncode == 0, run.describe()
-    expected = [b for b in imbtext.DEFAULTS if b not in ("Reduce", "Barrier", "Alltoallv")] + ["Biband"]
+    # IMB: the -include names first, then the defaults; PingPong, named twice, runs twice.
+    expected = ["Biband", "PingPong"] + [b for b in imbtext.DEFAULTS if b not in ("Reduce", "Barrier", "Alltoallv")]
     assert listed(run) == expected
 
 
@@ -329,20 +334,23 @@ def test_positional_names_keep_their_order_and_ignore_case():
 
 def test_input_file(tmp_path):
     path = tmp_path / "names.txt"
-    path.write_text("Sendrecv\n# a comment\nBcast, pingpong   # two on a line\n\n")
+    # IMB's reading: the first word of a line, '#' lines skipped, a blank line repeats the name before it;
+    # -include's names run first, -exclude removes every occurrence.
+    path.write_text("Sendrecv\n# a comment\nBcast and more words\n\npingpong\n\n")
     run = run_core(2, "mpi1", "-input", str(path), "-include", "Uniband", "-exclude", "Bcast",
                    "-msgsize", "0", "-iter", "5")
     assert run.returncode == 0, run.describe()
-    assert listed(run) == ["Sendrecv", "PingPong", "Uniband"]
+    assert listed(run) == ["Uniband", "Sendrecv", "PingPong", "PingPong"]
 
 
 def test_list():
     run = run_core(3, "mpi1", "-list", json=False)
     assert run.returncode == 0, run.describe()
     lines = run.stdout.splitlines()
-    assert lines[1:3] == ["List of benchmarks:", "mpi1:"]
+    assert lines[1:3] == ["List of benchmarks:", "IMB-MPI1:"]  # IMB's label and order
     entries = [x for x in lines if x.startswith("    ")]
-    assert entries == [f"    {b}" for b in imbtext.DEFAULTS] + [f"    {b} (non-default)" for b in imbtext.NON_DEFAULT]
+    expected = [(b, "") for b in imbtext.DEFAULTS] + [(b, " (non-default)") for b in imbtext.NON_DEFAULT]
+    assert entries == [f"    {b}{note}" for b, note in sorted(expected, key=lambda e: e[0].lower())]
     assert run.stdout.count("List of benchmarks:") == 1  # rank 0 only
     assert "Benchmarking" not in run.stdout
 
@@ -472,7 +480,7 @@ def test_msg_pause():
     plain = run_core(2, *common)
     assert paused.returncode == plain.returncode == 0
     n_sizes = len(paused.results())
-    assert n_sizes == 5  # PingPong 0,1,2; Allreduce 0,4
+    assert n_sizes == 6  # PingPong 0,1,2; Allreduce 0,4,4 (IMB keeps the duplicate)
     assert paused.end_record["elapsed_s"] >= 0.1 * n_sizes
     assert plain.end_record["elapsed_s"] < 0.1 * n_sizes
     assert paused.run_record["options"]["msg_pause"] == "on"

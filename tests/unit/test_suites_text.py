@@ -54,17 +54,18 @@ def test_checked_benchmarks():
 
 
 def test_suites_are_the_cores_lists():
-    # The front end's suites and names are the core's own -list, whatever the core has.
+    # The front end's suites and names are the core's own -list (IMB's labels, "IMB-MPI1:", and
+    # alphabetical order), whatever the core has.
     core = benchmarks.core_catalog()
     listed = subprocess.run([str(core_path()), "-list"], capture_output=True, text=True, check=True).stdout
     expected: dict[str, list[str]] = {}
     for line in listed.splitlines()[2:]:
         if not line.startswith(" "):
-            names = expected.setdefault(line.rstrip(":"), [])
+            names = expected.setdefault(line.rstrip(":").removeprefix("IMB-").lower(), [])
         else:
             names.append(line.strip().removesuffix(" (non-default)"))
     assert benchmarks.suite_names() == list(expected)
-    assert {s: list(core.suite(s).benchmarks) for s in expected} == expected
+    assert {s: sorted(core.suite(s).benchmarks, key=str.lower) for s in expected} == expected
 
 
 def test_unknown_names_are_errors_not_guesses():
@@ -118,7 +119,8 @@ def nbc_run() -> list[dict]:
             result_record(benchmark="Ibcast", suite="nbc", mode=None, bytes=8, count=8, mbytes_per_sec=None,
                           overlap=overlap),
             result_record(benchmark="Ibarrier", suite="nbc", mode=None, bytes=0, count=0, datatype="none",
-                          mbytes_per_sec=None, overlap=dict(overlap, overlap_percent=0.0)),
+                          mbytes_per_sec=None,
+                          overlap=dict(overlap, overlap_percent=0.0, overlap_percent_max_denominator=0.0)),
             end_record()]
 
 
@@ -155,9 +157,18 @@ def test_imb_text_of_an_nbc_run():
             "# performance of 4265.27 MFlops\n\n#---") in text
     cols = "".join(f"{c:>13}" for c in ("#bytes", "#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]",
                                         " overlap[%]"))
-    assert cols + "\n" + "".join(f"{c:>13}" for c in ("8", "1000", "1.75", "1.25", "1.20", "58.33")) + "\n" in text
+    # The overlap column is IMB's (the max denominator, 56.00), not the guide's (58.33).
+    assert cols + "\n" + "".join(f"{c:>13}" for c in ("8", "1000", "1.75", "1.25", "1.20", "56.00")) + "\n" in text
     sync = "".join(f"{c:>13}" for c in ("#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", " overlap[%]"))
     assert sync + "\n" + "".join(f"{c:>13}" for c in ("1000", "1.75", "1.25", "1.20", "0.00")) + "\n" in text
+
+
+def test_imb_text_of_an_nbc_run_with_the_guides_overlap():
+    records = nbc_run()
+    records[0]["options"]["imb_compat"] = "guide"
+    text = imb_text.imb_text(records)
+    assert "(Intel(R) MPI Benchmarks 2021.11 methodology, -imb_compat guide), MPI-NBC part" in text
+    assert "".join(f"{c:>13}" for c in ("8", "1000", "1.75", "1.25", "1.20", "58.33")) + "\n" in text
 
 
 def test_summary_keeps_the_modes_apart_and_shows_overlap():

@@ -7,7 +7,7 @@
 MPI_Datatype dtype_mpi(dtype_t t, int reduction) {
   switch (t) {
     case DT_BYTE: return MPI_BYTE;
-    case DT_CHAR: return reduction ? MPI_SIGNED_CHAR : MPI_CHAR;
+    case DT_CHAR: return MPI_CHAR;  /* IMB's, for reductions too; Open MPI and MPICH sum it */
     case DT_INT: return MPI_INT;
     case DT_FLOAT: return MPI_FLOAT;
     case DT_DOUBLE: return MPI_DOUBLE;
@@ -30,7 +30,6 @@ MPI_Datatype dtype_mpi(dtype_t t, int reduction) {
 const char *dtype_mpi_name(dtype_t t, int reduction) {
   static const char *names[] = {"MPI_BYTE", "MPI_CHAR", "MPI_INT", "MPI_FLOAT", "MPI_DOUBLE",
                                 "MPIX_C_FLOAT16", "MPIX_C_BF16"};
-  if (t == DT_CHAR && reduction) return "MPI_SIGNED_CHAR";
   return names[t];
 }
 

@@ -40,6 +40,7 @@ typedef struct {
   int first_size;
   int64_t t_start;
   int timed_out;
+  int failed;               /* a size was not measured (time-out, out-of-mem, int-overflow) */
   int untimed_barrier;      /* -sync on a collective: an untimed barrier after every call */
   int window;               /* -sync window on a collective: every call starts at a common time */
   int min_samples;          /* EXT/RMA: repeat the timed loop until MIN_CI_SAMPLES samples exist */
@@ -521,9 +522,14 @@ static void plan_size(table_run_t *tr, size_t bytes, size_plan_t *sp) {
   int aggregate = tr->plan->mode != 0 && !(d->flags & BF_NONAGGR_ITERS);
   sp->bytes = bytes;
   sp->selected = iter_select(&tr->ip, bytes, tr->g->np, has_root, d->cls == CLASS_SYNC, aggregate);
-  int disjoint = (d->flags & BF_DISJOINT) && tr->plan->mode == 1;
-  double need = policy_need_bytes(d->sbuf, d->rbuf, disjoint, bytes, tr->g->np, tr->e->opt, sp->selected, &sp->ls,
-                                  &sp->lr);
+  const options_t *o = tr->e->opt;
+  /* -imb_compat 2021: EXT's aggregate transfers all target displacement 0, as
+   * IMB's do; the guide's disjoint sections are -imb_compat guide. */
+  int guide_only = (d->flags & BF_DISJOINT_GUIDE) && o->imb_compat != COMPAT_GUIDE;
+  int disjoint = (d->flags & BF_DISJOINT) && tr->plan->mode == 1 && !guide_only;
+  /* Reduce_scatter as IMB 2019+: every rank receives X bytes of an np·X vector. */
+  bufsize_t sbuf = (d->flags & BF_SPLIT_GUIDE) && o->imb_compat != COMPAT_GUIDE ? BUF_NP_X : d->sbuf;
+  double need = policy_need_bytes(sbuf, d->rbuf, disjoint, bytes, tr->g->np, o, sp->selected, &sp->ls, &sp->lr);
   sp->need_gb = need / 1073741824.0;
 }
 
@@ -599,12 +605,12 @@ static void skip_size(table_run_t *tr, const size_plan_t *sp, result_status_t st
   if (wrank == 0) {
     char msg[320];
     if (status == ST_TIMEOUT && !tr->timed_out)
-      snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.3g s reached at %zu bytes; the remaining sizes are skipped; raise -time",
+      snprintf(msg, sizeof(msg), "%s on %d processes: time limit of %.3g s reached at %zu bytes; the benchmark ends here, as in IMB; raise -time",
                name, tr->g->np, tr->plan->limit_s, sp->bytes);
     else if (status == ST_OUT_OF_MEMORY)
     {
       char need[32];
-      snprintf(msg, sizeof(msg), "%s on %d processes at %zu bytes needs %s per process, more than -mem %.3g GB or the free memory allows",
+      snprintf(msg, sizeof(msg), "%s on %d processes at %zu bytes needs %s per process, more than -mem %.3g GB or the free memory allows; the benchmark ends here, as in IMB",
                name, tr->g->np, sp->bytes, str_gigabytes(sp->need_gb, need, sizeof(need)), e->opt->mem_gb);
     }
     else if (status == ST_INT_OVERFLOW)
@@ -616,6 +622,7 @@ static void skip_size(table_run_t *tr, const size_plan_t *sp, result_status_t st
     emit_skipped_rows(tr, sp->bytes, status, sp->need_gb);
   }
   if (status == ST_TIMEOUT) tr->timed_out = 1;
+  tr->failed = 1;
   e->skipped_sizes++;
   if (status == ST_OUT_OF_MEMORY) {
     e->oom_sizes++;
@@ -721,7 +728,10 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const gathered
     r.msgs_per_sec = policy_msgs_per_sec(d->bw_scale, o->window_size, g->np / 2, tmax);
     r.mbytes_per_sec = r.msgs_per_sec * (double)bytes * 1e-6;
   } else if (d->bw_scale > 0) {
-    r.mbytes_per_sec = policy_mbytes_per_sec((d->flags & BF_BW_TARGETS) ? g->np - 1 : d->bw_scale, bytes, tmax);
+    /* The guide's multiple-transfer throughput counts every target; IMB's
+     * binary prints X/t (its factor is set before the process count is known). */
+    int targets = (d->flags & BF_BW_TARGETS) && o->imb_compat == COMPAT_GUIDE;
+    r.mbytes_per_sec = policy_mbytes_per_sec(targets ? g->np - 1 : d->bw_scale, bytes, tmax);
   }
   if (d->out == OUT_PURE_OVRL && wmax >= 0) {
     /* Only origins are timed. As for the overlap protocol, both figures are
@@ -922,13 +932,16 @@ void engine_run_table(engine_t *e, const bench_desc *d, const table_plan_t *plan
   tr.ip.msgspersample = o->msgspersample;
   tr.ip.msgs_nonaggr = o->msgs_nonaggr;
   tr.ip.overall_vol = o->overall_vol_mb * 1048576.0;
-  tr.ip.max_msg_log = o->have_size_list ? log2_ceil(largest) : o->msglog_max;
+  /* IMB keeps -msglog's maximum (default 22) with a size list too. */
+  int list_log = log2_ceil(largest);
+  tr.ip.max_msg_log = o->have_size_list && list_log > o->msglog_max ? list_log : o->msglog_max;
   tr.ip.rep_test_cap = e->suite->rep_test_cap > 0 ? e->suite->rep_test_cap : 1000;
   tr.n_prev = o->msgspersample;
   tr.first_size = 1;
   if (wrank == 0) report_table_begin(&tr.table);
   tr.t_start = now_ns();
-  for (int i = 0; i < plan->n_sizes; i++) run_size(&tr, plan->sizes[i]);
+  for (int i = 0; i < plan->n_sizes && !(plan->stop_on_failure && tr.failed); i++) run_size(&tr, plan->sizes[i]);
+  e->table_failed = tr.failed;
   if (wrank == 0) warn_timer_limited(&tr);
 }
 
@@ -947,8 +960,10 @@ static int imb_sizes(const options_t *o, const bench_desc *d, size_t *sizes) {
   return sizes_build(o, unit, sizes, MAX_SIZES);
 }
 
-/* One IMB table: the groups of np processes, IMB's sizes and time-out. */
-static void run_imb_table(engine_t *e, const bench_desc *d, int np, int mode) {
+/* One IMB table: the groups of np processes, IMB's sizes and time-out.
+ * Returns 1 when a size failed: IMB then ends the benchmark (no further
+ * sizes, modes or process counts). */
+static int run_imb_table(engine_t *e, const bench_desc *d, int np, int mode) {
   const options_t *o = e->opt;
   int wrank, P;
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
@@ -958,16 +973,16 @@ static void run_imb_table(engine_t *e, const bench_desc *d, int np, int mode) {
     table_info_t t = {.suite = e->suite->name, .bench = d, .np = np, .multi = o->multi, .map_p = o->map_p,
                       .map_q = o->map_q, .invalid = 1, .mode = mode};
     if (wrank == 0) report_table_begin(&t);
-    return;
+    return 0;
   }
   static size_t sizes[MAX_SIZES];
-  table_plan_t plan = {.sizes = sizes, .mode = mode};
+  table_plan_t plan = {.sizes = sizes, .mode = mode, .stop_on_failure = 1};
   plan.n_sizes = imb_sizes(o, d, sizes);
-  plan.limit_s = o->have_size_list ? iter_time_limit(plan.n_sizes, 0, 0, o->time_secs)
-                                   : iter_time_limit(plan.n_sizes, o->msglog_min, o->msglog_max, o->time_secs);
+  plan.limit_s = iter_time_limit(o->have_size_list ? o->n_sizes : 0, o->msglog_min, o->msglog_max, o->time_secs);
   groups_create(&plan.g, np, o);
   engine_run_table(e, d, &plan);
   groups_free(&plan.g);
+  return e->table_failed;
 }
 
 void engine_prepare(engine_t *e, const bench_desc **list, int n) {
@@ -1003,7 +1018,8 @@ void engine_run(engine_t *e, const bench_desc **list, int n) {
       if (e->opt->aggregate_mode != (first ? AGG_NONE : AGG_ONLY)) modes[n_modes++] = first;
       if (e->opt->aggregate_mode != (first ? AGG_ONLY : AGG_NONE)) modes[n_modes++] = !first;
     }
-    for (int i = 0; i < count; i++)
-      for (int k = 0; k < n_modes; k++) run_imb_table(e, d, nps[i], modes[k]);
+    int failed = 0;
+    for (int i = 0; i < count && !failed; i++)
+      for (int k = 0; k < n_modes && !failed; k++) failed = run_imb_table(e, d, nps[i], modes[k]);
   }
 }

@@ -32,6 +32,7 @@ typedef struct {
   long oom_sizes;
   double worst_need_gb;     /* the largest need among out-of-memory rows */
   long defects;             /* -check: wrong elements in all */
+  int table_failed;         /* the last table ended at a size it could not measure */
   double cpu_reps_per_sec;  /* overlap protocol: this rank's calibrated CPU kernel */
   double cpu_mflops;
   clock_model_t clock;      /* offsets against world rank 0 (clocksync.h), rebuilt per -sync window table */
@@ -53,6 +54,8 @@ typedef struct {
                                before and verified after (mpiBench -C) */
   int world_sync;           /* timed loops start after one MPI_COMM_WORLD barrier (groups
                                start together) instead of IMB's two on the group */
+  int stop_on_failure;      /* IMB: a size that fails (time-out, out-of-mem, int-overflow)
+                               gets its row and ends the table */
 } table_plan_t;
 
 /* Calibrates the CPU kernel when any benchmark of list uses the overlap

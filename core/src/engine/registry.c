@@ -1,6 +1,7 @@
 #include "engine/registry.h"
 #include "util/strutil.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -38,4 +39,9 @@ static const suite_desc *const tool_suites[] = {&suite_mpibench, &suite_beff, &s
 
 const suite_desc *tool_suite_at(int i) {
   return i >= 0 && i < (int)(sizeof(tool_suites) / sizeof(tool_suites[0])) ? tool_suites[i] : NULL;
+}
+
+void suite_imb_label(const suite_desc *s, char *buf, size_t len) {
+  int n = snprintf(buf, len, "IMB-%s", s->name);
+  for (int i = 4; i < n && (size_t)i < len; i++) buf[i] = (char)toupper((unsigned char)buf[i]);
 }

@@ -44,7 +44,11 @@ enum {
   BF_LARGE_COUNT = 1 << 6,/* a reduction whose kernel has an MPI-4 large-count path */
   BF_NONAGGR_ITERS = 1 << 7, /* iterations from MSGS_NONAGGR although the benchmark has no modes (Window) */
   BF_SINGLE_ELEMENT = 1 << 8,/* one message size: one element (Fetch_and_op, Compare_and_swap) */
-  BF_BW_TARGETS = 1 << 9, /* bandwidth factor np-1: one origin, every other rank a target (One_put_all) */
+  BF_BW_TARGETS = 1 << 9, /* -imb_compat guide: bandwidth factor np-1, one origin, every other rank a
+                             target (One_put_all); IMB 2021 prints X/t */
+  BF_SPLIT_GUIDE = 1 << 10,  /* Reduce_scatter family: every rank gets X bytes of an np·X vector (IMB
+                                2019+), the guide's split of X (-imb_compat guide) */
+  BF_DISJOINT_GUIDE = 1 << 11, /* BF_DISJOINT only under -imb_compat guide (EXT; IMB uses displacement 0) */
   /* Bits 16 and up belong to the suites (BF_ANY_SOURCE, the one-sided RF_* bits). */
 };
 
@@ -76,6 +80,7 @@ typedef void (*finish_fn)(bench_ctx *c, long iter, MPI_Request *req);
 
 struct bench_desc {
   const char *name;       /* IMB's exact spelling */
+  const char *comment;    /* IMB's lines under the name in the header's list ('\n' between lines), or NULL */
   bench_class_t cls;
   unsigned flags;
   double time_scale;      /* reported time = measured * scale (PingPong: 0.5) */
@@ -167,6 +172,8 @@ typedef struct {
 const suite_desc *find_suite(const char *name);
 /* "mpi1, nbc, ..." for messages. */
 int suite_names(char *buf, size_t len);
+/* The IMB program a suite stands for, as IMB's -list labels it: "IMB-MPI1". */
+void suite_imb_label(const suite_desc *s, char *buf, size_t len);
 /* The i-th suite in the registry's order; NULL past the last. */
 const suite_desc *suite_at(int i);
 /* Case-insensitive lookup; NULL if unknown. */

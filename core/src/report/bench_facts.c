@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <mpi.h>
+#include <string.h>
 
 bench_layout_t bench_layout(const bench_desc *b, int multi) {
   switch (b->out) {
@@ -99,6 +100,7 @@ static void write_layout(jw_t *w, const char *key, bench_layout_t k) {
 static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
   jw_obj_begin(w, NULL);
   jw_str(w, "name", b->name);
+  jw_str(w, "comment", b->comment);
   jw_str(w, "class", class_name(b->cls));
   jw_bool(w, "default", (b->flags & BF_DEFAULT) != 0);
   bench_layout_t k = bench_layout(b, -1);
@@ -110,7 +112,8 @@ static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
   for (int i = 0; i < n; i++) jw_str(w, NULL, cols[i]);
   jw_arr_end(w);
   jw_num(w, "time_scale", b->time_scale);
-  /* MB/s = factor * bytes / t_max_usec; "targets": the factor is processes - 1;
+  /* MB/s = factor * bytes / t_max_usec; "targets": the factor is processes - 1
+   * under -imb_compat guide (bandwidth_factor under 2021, as IMB prints);
    * "window": factor * window_size * processes/2 messages of bytes per t_max. */
   jw_num(w, "bandwidth_factor", b->bw_scale > 0 ? b->bw_scale : NAN);
   /* "messages": messages sent in all * bytes / the slowest process's loop
@@ -137,6 +140,13 @@ static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
   if (fixed) jw_int(w, "fixed_processes", s->single_np > 0 ? s->single_np : 2);
   else jw_null(w, "fixed_processes");
   jw_str(w, "sizes", b->cls == CLASS_SYNC ? "none" : (b->flags & BF_SINGLE_ELEMENT) ? "one_element" : "sweep");
+  /* What -imb_compat changes in this benchmark (engine.c, imb_text.c). */
+  jw_arr_begin(w, "imb_compat");
+  if (b->flags & BF_SPLIT_GUIDE) jw_str(w, NULL, "reduce_scatter");
+  if ((b->flags & BF_OVERLAP) && strcmp(s->name, "io") != 0) jw_str(w, NULL, "overlap");  /* IMB-IO: min already */
+  if (b->flags & BF_DISJOINT_GUIDE) jw_str(w, NULL, "disjoint");
+  if (b->flags & BF_BW_TARGETS) jw_str(w, NULL, "bandwidth_targets");
+  jw_arr_end(w);
   jw_obj_end(w);
 }
 

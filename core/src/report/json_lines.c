@@ -54,6 +54,7 @@ static void write_options(jw_t *w, const options_t *o) {
   jw_str(w, "check", bool_name(o->check));
   static const char *agg[] = {"multi", "aggregate", "non_aggregate"};
   jw_str(w, "aggregate_mode", agg[o->aggregate_mode]);
+  jw_str(w, "imb_compat", imb_compat_name(o->imb_compat));
   jw_obj_end(w);
 }
 

@@ -7,8 +7,9 @@
 
 long iter_select(const iter_params_t *p, size_t size, int num_procs, int has_root, int sync, int aggregate) {
   long x_sample = aggregate ? p->msgspersample : p->msgs_nonaggr;
-  if (sync) return x_sample;
+  /* IMB's order: -iter_policy off sets MSGSPERSAMPLE before Sync takes its x_sample. */
   if (p->policy == POLICY_OFF) return p->msgspersample;
+  if (sync) return x_sample;
   if (p->policy == POLICY_MULTIPLE_NP || (p->policy == POLICY_AUTO && has_root)) {
     double init_size = size > ASSIGN_TYPE_SIZE ? (double)size : ASSIGN_TYPE_SIZE;
     double top = (double)((size_t)1 << p->max_msg_log);
@@ -43,9 +44,9 @@ long iter_warmup(long n_sample) {
   return n;
 }
 
-double iter_time_limit(int n_sizes, int min_log, int max_log, double secs) {
+double iter_time_limit(int n_list, int min_log, int max_log, double secs) {
   int span = max_log - min_log;
-  int m = n_sizes > span ? n_sizes : span;
+  int m = n_list > span ? n_list : span;
   m -= 1;
   if (m < 1) m = 1;
   return m * secs;

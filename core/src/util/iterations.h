@@ -32,9 +32,12 @@ long iter_time_cap(double t_per_iter, double secs, long selected);
 /* Untimed warm-up iterations before the measurement. */
 long iter_warmup(long n_sample);
 
-/* Seconds a (benchmark, process count) may take before its remaining sizes
- * are reported as time-outs. */
-double iter_time_limit(int n_sizes, int min_log, int max_log, double secs);
+/* Seconds a (benchmark, process count, mode) may take before the next size
+ * is reported as a time-out, as IMB computes it: max(n_list, max_log −
+ * min_log) − 1 times secs, at least secs. n_list is the number of entries of
+ * a -msglen/-msgsize list, 0 with -msglog; min_log:max_log is -msglog (its
+ * default 0:22 when a list is given). */
+double iter_time_limit(int n_list, int min_log, int max_log, double secs);
 
 /* mpiBench's time-limited policy: calls timed for the estimate. */
 #define ITER_ESTIMATE 5

@@ -60,6 +60,8 @@ void options_defaults(options_t *o, const char *suite) {
   }
 }
 
+const char *imb_compat_name(int compat) { return compat == COMPAT_GUIDE ? "guide" : "2021"; }
+
 const char *sync_name(int sync) { return sync == SYNC_WINDOW ? "window" : sync ? "on" : "off"; }
 
 /* IMB's integer options are longs; the range check is parse_integer's. */
@@ -158,20 +160,40 @@ static int read_msglen_file(options_t *o, const char *path, char *err, size_t er
   return 0;
 }
 
-static int input_line(options_t *o, const char *path, const char *t, int lineno, char *err, size_t errlen) {
-  if (add_names(o->names, &o->n_names, t) == 0) return 0;
-  snprintf(err, errlen, "-input file '%s' names more than %d benchmarks", path, OPT_MAX_NAMES);
-  return -1;
-}
-
+/* IMB's -input: the first word of every line names a benchmark, '#' starts
+ * a comment line, and a blank line repeats the name before it. */
 static int read_input_file(options_t *o, const char *path, char *err, size_t errlen) {
-  int before = o->n_names;
-  if (for_each_line(o, path, "-input", "one benchmark name per line", input_line, err, errlen)) return -1;
-  if (o->n_names == before) { /* an empty file must not run the whole default set */
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(err, errlen, "cannot read the -input file '%s': %s; give a readable file with one benchmark name per line",
+             path, strerror(errno));
+    return -1;
+  }
+  char line[512];
+  const char *prev = NULL;
+  int before = o->n_names, rc = 0;
+  while (rc == 0 && fgets(line, sizeof(line), f)) {
+    char *t = str_trim(line);
+    if (*t == '#') continue;
+    char *end = t;
+    while (*end && !isspace((unsigned char)*end)) end++;
+    *end = 0;
+    const char *name = *t ? t : prev;
+    if (!name) continue;
+    if (o->n_names >= OPT_MAX_NAMES) {
+      snprintf(err, errlen, "-input file '%s' names more than %d benchmarks", path, OPT_MAX_NAMES);
+      rc = -1;
+      break;
+    }
+    o->names[o->n_names++] = str_dup(name);
+    prev = o->names[o->n_names - 1];
+  }
+  fclose(f);
+  if (rc == 0 && o->n_names == before) { /* an empty file must not run the whole default set */
     snprintf(err, errlen, "-input file '%s' names no benchmark; write one benchmark name per line", path);
     return -1;
   }
-  return 0;
+  return rc;
 }
 
 static int parse_msglog(options_t *o, const char *v) {
@@ -222,10 +244,11 @@ static int parse_iter(options_t *o, const char *v) {
     p = comma ? comma + 1 : NULL;
   }
   long a;
-  double d;
   int rc = 0;
   if (n >= 1 && *fields[0]) { if (parse_long(fields[0], 1, INT_MAX, &a)) rc = -1; else o->msgspersample = a; }
-  if (n >= 2 && *fields[1]) { if (parse_double(fields[1], &d) || d <= 0) rc = -1; else o->overall_vol_mb = d; }
+  /* IMB reads the volume as an integer number of MiB; a fraction is refused
+   * rather than silently truncated. */
+  if (n >= 2 && *fields[1]) { if (parse_long(fields[1], 1, INT_MAX / 1048576, &a)) rc = -1; else o->overall_vol_mb = (double)a; }
   if (n >= 3 && *fields[2]) { if (parse_long(fields[2], 1, INT_MAX, &a)) rc = -1; else o->msgs_nonaggr = a; }
   free(copy);
   return rc;
@@ -274,7 +297,14 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
   err[0] = 0;
   /* -help anywhere on the line wins: never start a run the user asked to explain. */
   for (int i = first; i < argc; i++)
-    if (is_help(argv[i])) { o->help = 1; return 0; }
+    if (is_help(argv[i])) {
+      o->help = 1;
+      /* -help OPTION (IMB's args parser: the option's name without its dash): that option's
+       * text; main prints the whole text when the word names no option. */
+      if (i + 1 < argc && argv[i + 1][0] && argv[i + 1][0] != '-')
+        snprintf(o->help_topic, sizeof(o->help_topic), "%s", argv[i + 1]);
+      return 0;
+    }
 
   for (int i = first; i < argc; i++) {
     const char *arg = argv[i];
@@ -309,7 +339,7 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       if (parse_off_cache(o, val)) BAD_VALUE("use -off_cache SIZE_MB[,LINE_BYTES], -1 for 8 MB and 64 B");
     } else if (str_ieq(name, "iter")) {
       NEED_VALUE();
-      if (parse_iter(o, val)) BAD_VALUE("use -iter MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]], all positive");
+      if (parse_iter(o, val)) BAD_VALUE("use -iter MSGSPERSAMPLE[,OVERALL_VOL_MB[,MSGS_NONAGGR]], positive integers as IMB reads them");
     } else if (str_ieq(name, "iter_policy")) {
       NEED_VALUE();
       int p = lookup(val, policy_names, 4);
@@ -348,8 +378,7 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       o->map_q = (int)q;
     } else if (str_ieq(name, "input")) {
       NEED_VALUE();
-      snprintf(o->input_file, sizeof(o->input_file), "%s", val);
-      if (read_input_file(o, val, err, errlen)) return -1;
+      snprintf(o->input_file, sizeof(o->input_file), "%s", val);  /* read after the positional names, as IMB */
     } else if (str_ieq(name, "include")) {
       NEED_VALUE();
       if (add_names(o->include, &o->n_include, val)) BAD_VALUE("too many names");
@@ -392,6 +421,12 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       }
       NEED_VALUE();
       snprintf(o->json_path, sizeof(o->json_path), "%s", val);
+    } else if (str_ieq(name, "imb_compat")) {
+      NEED_VALUE();
+      static const char *compat[] = {"2021", "guide"};
+      int m = lookup(val, compat, 2);
+      if (m < 0) BAD_VALUE("use 2021 (today's IMB, the default) or guide (the IMB 4.0 user guide)");
+      o->imb_compat = m;
     } else if (str_ieq(name, "check")) {
       /* Our own option: a bare -check means on; -check on|off also works. */
       int b;
@@ -416,6 +451,7 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       if (parse_bool(val, targets[k])) BAD_VALUE(k == 1 ? "use on, off or window" : "use on or off");
     }
   }
+  if (o->input_file[0] && read_input_file(o, o->input_file, err, errlen)) return -1;
   if (o->json_stdout && !o->list) {
     snprintf(err, errlen, "option -json needs a FILE; only -list -json writes to stdout");
     return -1;

@@ -72,9 +72,17 @@ typedef struct {
   int json_stdout;        /* a bare -json (no FILE): only with -list, the benchmark facts on stdout */
   char io_dir[1024];      /* -iodir DIR (IO): where the benchmark files go; "" = current directory */
 
+  int imb_compat;         /* -imb_compat 2021|guide: where IMB 2021 and its 4.0 user guide disagree
+                             (Reduce_scatter split, NBC overlap column, EXT targets, RMA *_all bandwidth) */
+
   int list;               /* -list */
   int help;               /* -help */
+  char help_topic[32];    /* -help OPTION: that option's help only ("" = the whole text) */
 } options_t;
+
+/* -imb_compat: today's IMB (the default) or the 4.0 user guide. */
+enum { COMPAT_2021 = 0, COMPAT_GUIDE = 1 };
+const char *imb_compat_name(int compat);
 
 enum { SYNC_OFF = 0, SYNC_ON = 1, SYNC_WINDOW = 2 };
 const char *sync_name(int sync);

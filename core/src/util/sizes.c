@@ -10,11 +10,9 @@ int sizes_build(const options_t *o, size_t unit, size_t *out, int max) {
   int n = 0;
   if (unit == 0) unit = 1;
   if (o->have_size_list) {
-    for (int i = 0; i < o->n_sizes && n < max; i++) {
-      size_t s = (o->sizes[i] + unit - 1) / unit * unit;
-      if (s == 0 && !o->zero_size) continue;
-      if (!contains(out, n, s)) out[n++] = s;
-    }
+    /* IMB measures a list as given: every entry rounded up to the element,
+     * duplicates kept, an explicit 0 kept even with -zero_size off. */
+    for (int i = 0; i < o->n_sizes && n < max; i++) out[n++] = (o->sizes[i] + unit - 1) / unit * unit;
     return n;
   }
   if (o->zero_size && n < max) out[n++] = 0;

@@ -9,9 +9,9 @@
 /* Writes the sizes, in bytes, in run order into out[0..max-1]; returns how
  * many. -msglog: 0 (unless -zero_size off), then 2^k rounded up to a multiple
  * of unit for k = min..max, duplicates dropped, never above 2^max rounded down
- * to the unit. Explicit lists: each size rounded up to a multiple of unit (as IMB),
- * in the given order, duplicates after rounding dropped, 0 dropped with
- * -zero_size off. */
+ * to the unit. Explicit lists as IMB measures them: each entry rounded up to
+ * a multiple of unit, in the given order, duplicates kept, 0 kept whatever
+ * -zero_size says. */
 int sizes_build(const options_t *o, size_t unit, size_t *out, int max);
 
 #endif

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from mpimark.presentation import imb_programs
 from mpimark.presentation.rigour import SELFCHECK_KINDS
-from mpimark.records.benchmarks import Catalog, catalog, Layout
+from mpimark.records.benchmarks import Catalog, catalog, Layout, UnknownBenchmark
 
 WIDTH = 13  # IMB's column width
 IMB_METHOD_VERSION = "2021.11"  # as IMB_METHOD_VERSION in core/src/report/imb_text.c
@@ -30,6 +30,12 @@ FAILURE_TEXT = {
                     "no large-count reductions, use a larger -red_data_type",
 }
 CLOSING = "\n\n# All processes entering MPI_Finalize\n\n"
+# The header's spacing per suite, as each IMB program prints it (header_style in imb_text.c):
+# (calling sequence with a trailing blank, reduction type with a trailing blank, "# " lines after MPI_Op).
+HEADER_STYLE = {"mpi1": (True, True, True), "mpi4": (True, True, True), "nbc": (False, False, False),
+                "rma": (True, False, True), "ext": (False, False, False), "io": (True, True, True)}
+SPLIT_NOTE = {"2021": "# ( every process receives #bytes: IMB 2019+ ) \n",
+              "guide": "# ( #bytes split across the processes: the user guide's definition ) \n"}
 
 
 MODE_TEXT = {"aggregate": "AGGREGATE", "non_aggregate": "NON-AGGREGATE"}
@@ -51,6 +57,11 @@ class _Table:
         return (self.facts or catalog()).get(self.benchmark, self.suite).table_layout(self.multi)
 
     @property
+    def compat(self) -> tuple:
+        """What -imb_compat changes in this benchmark (the core's imb_compat fact)."""
+        return dict((self.facts or catalog()).get(self.benchmark, self.suite).facts).get("imb_compat", ())
+
+    @property
     def checked(self) -> bool:
         return (self.facts or catalog()).get(self.benchmark, self.suite).moves_data
 
@@ -69,15 +80,26 @@ def _date(start_utc: str) -> str:
     return f"{moment:%a %b} {moment.day:2d} {moment:%H:%M:%S %Y}"
 
 
+def _listed(name: str, suite: str, run: dict) -> str:
+    """A name in the header's list, with IMB's comment lines under it (IMB-RMA)."""
+    try:
+        comment = dict(catalog([run]).get(name, suite).facts).get("comment")
+    except UnknownBenchmark:  # an imported run's name the core does not know: no comment
+        comment = None
+    return f"# {name}\n" + "".join(f"#     {line}\n" for line in (comment or "").splitlines())
+
+
 def header(run: dict) -> str:
     """The block before the first table: program, system, calling sequence, sizes, types."""
     options, uname, mpi = _options(run), run.get("uname") or {}, run.get("mpi") or {}
     bar = "#" + "-" * 64 + "\n"
     suite = run.get("suite", "")
+    call_space, red_space, hash_space = HEADER_STYLE.get(suite, HEADER_STYLE["mpi1"])
+    guide = ", -imb_compat guide" if options.get("imb_compat") == "guide" else ""
     out = [
         bar,
         f"#    mpimark-core {run.get('tool', {}).get('version', '')} (Intel(R) MPI Benchmarks "
-        f"{IMB_METHOD_VERSION} methodology), {catalog([run]).title(suite)} part\n",
+        f"{IMB_METHOD_VERSION} methodology{guide}), {catalog([run]).title(suite)} part\n",
         bar,
         f"# Date                  : {_date(run['start_utc']) if run.get('start_utc') else ''}\n",
         f"# Machine               : {uname.get('machine', '')}\n",
@@ -88,7 +110,7 @@ def header(run: dict) -> str:
         f"# MPI Thread Environment: {mpi.get('thread_level_provided', '')}\n\n\n",
         "# Calling sequence was: \n\n#",
         *(f" {arg}" for arg in run.get("command_line", [])),
-        " \n\n",
+        " \n\n" if call_space else "\n\n",
     ]
     io = suite == "io"  # IMB-IO speaks of io portions and prints no datatype lines
     if options.get("msgsizes") is not None:
@@ -101,15 +123,16 @@ def header(run: dict) -> str:
         out.append(f"# Maximum {what} in bytes:   {1 << high}\n")
     data_type = MPI_TYPE_NAMES.get(options.get("data_type", "byte"), "MPI_BYTE")
     red_option = options.get("red_data_type", "float")
-    red_type = "MPI_SIGNED_CHAR" if red_option == "char" else MPI_TYPE_NAMES.get(red_option, "MPI_FLOAT")
+    red_type = MPI_TYPE_NAMES.get(red_option, "MPI_FLOAT")
     out.append("#\n")
     if not io:
         out += [f"# MPI_Datatype                   :   {data_type} \n",
-                f"# MPI_Datatype for reductions    :   {red_type} \n",
+                f"# MPI_Datatype for reductions    :   {red_type}{' ' if red_space else ''}\n",
                 "# MPI_Op                         :   MPI_SUM  \n"]
     out += [
-        "# \n# \n\n# List of Benchmarks to run:\n\n",
-        *(f"# {name}\n" for name in run.get("benchmarks", [])),
+        "# \n# \n" if hash_space else "#\n#\n",
+        "\n# List of Benchmarks to run:\n\n",
+        *(_listed(name, suite, run) for name in run.get("benchmarks", [])),
     ]
     if run.get("cpu_exploit_mflops"):  # the overlap suites: the CPU kernel's rate
         out.append(f"\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n"
@@ -197,6 +220,8 @@ def _table_head(table: _Table, run: dict | None) -> str:
     idle = world - table.groups * np if world else 0
     if idle > 0:
         out.append(f"# ( {idle} additional process{'es' if idle > 1 else ''} waiting in MPI_Barrier)\n")
+    if "reduce_scatter" in table.compat:
+        out.append(SPLIT_NOTE[options.get("imb_compat", "2021")])
     out.append(_dash_line(len(columns)))
     if table.mode is not None:
         out.append(f"#\n#    MODE: {MODE_TEXT.get(table.mode, table.mode.upper())} \n#\n")
@@ -208,7 +233,7 @@ def _cell(value: float | int | None, spec: str) -> str:
     return f"{'-':>{WIDTH}}" if value is None else f"{value:{WIDTH}{spec}}"
 
 
-def _row(table: _Table, result: dict) -> str:
+def _row(table: _Table, result: dict, guide: bool = False) -> str:
     out = []
     if table.multi == 1:
         if result["group"] == 0:
@@ -230,9 +255,12 @@ def _row(table: _Table, result: dict) -> str:
         if layout is Layout.RANGE_BW:
             out.append(_cell(result["mbytes_per_sec"], ".2f"))
     elif layout in (Layout.OVERLAP, Layout.OVERLAP_SYNC):
-        # t_ovrl is t_max (the rank with the largest t_ovrl); the others are that rank's.
+        # t_ovrl is t_max (the rank with the largest t_ovrl); the others are that rank's. The
+        # overlap column is IMB-NBC's (max denominator) unless the run chose -imb_compat guide.
+        guides = guide or "overlap" not in table.compat  # IMB-IO divides by min(t_pure, t_CPU) too
+        percent = overlap.get("overlap_percent" if guides else "overlap_percent_max_denominator")
         out += [_cell(result["t_max_usec"], ".2f"), _cell(overlap.get("t_pure_usec"), ".2f"),
-                _cell(overlap.get("t_cpu_usec"), ".2f"), _cell(overlap.get("overlap_percent"), ".2f")]
+                _cell(overlap.get("t_cpu_usec"), ".2f"), _cell(percent, ".2f")]
     elif layout is Layout.PURE_OVRL:
         out += [_cell(overlap.get("t_pure_usec"), ".2f"), _cell(result["t_max_usec"], ".2f")]
     elif layout in (Layout.P2P, Layout.AVG_RATE):
@@ -284,7 +312,7 @@ def tables(records: list[dict]) -> str:
             if table != current:  # no benchmark_start event before it (e.g. records built by hand)
                 current = table
                 out.append(_table_head(current, run))
-            out.append(_row(current, record))
+            out.append(_row(current, record, _options(run).get("imb_compat") == "guide"))
     return "".join(out)
 
 

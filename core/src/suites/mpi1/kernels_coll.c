@@ -62,13 +62,16 @@ long v_reduce_local(bench_ctx *c, long iter) {
   return check_sum(c, rbuf_at(c, iter), twice, 2, 0, c->count);
 }
 
-/* The user guide's definition: the X-byte vector is reduced and its
- * L elements scattered as evenly as possible (c->counts from split_count). */
+/* IMB 2019+ (the default): every rank receives the L elements of X bytes
+ * (its block of an np·L vector). -imb_compat guide: the user guide's X-byte
+ * vector whose L elements are scattered as evenly as possible (split_count).
+ * c->counts comes from s_reduce_scatter. */
 void k_reduce_scatter(bench_ctx *c, long iter) {
   MPI_Reduce_scatter(sbuf_at(c, iter), rbuf_at(c, iter), c->counts, c->elem, c->op, c->comm);
 }
 
 long v_reduce_scatter(bench_ctx *c, long iter) {
+  if (c->opt->imb_compat != COMPAT_GUIDE) return check_sum_all(c, rbuf_at(c, iter), (size_t)c->rank * c->count, c->count);
   return check_sum_all(c, rbuf_at(c, iter), split_offset(c->count, c->np, c->rank),
                        split_count(c->count, c->np, c->rank));
 }
@@ -166,5 +169,6 @@ long v_bcast(bench_ctx *c, long iter) {
 void k_barrier(bench_ctx *c, long iter) { MPI_Barrier(c->comm); }
 
 void s_reduce_scatter(bench_ctx *c) {
-  for (int i = 0; i < c->np; i++) c->counts[i] = (int)split_count(c->count, c->np, i);
+  int guide = c->opt->imb_compat == COMPAT_GUIDE;
+  for (int i = 0; i < c->np; i++) c->counts[i] = guide ? (int)split_count(c->count, c->np, i) : c->n;
 }

@@ -1,6 +1,6 @@
 /* The IMB-NBC table: thirteen overlap benchmarks (default) and their _pure
  * flavours (non-default), each pair sharing a start function. The buffer
- * sizing, verification and Reduce_scatter split are MPI-1's. */
+ * sizing, verification and Reduce_scatter rule (-imb_compat) are MPI-1's. */
 #include "engine/registry.h"
 #include "suites/mpi1/kernels.h"
 #include "suites/nbc/kernels_nbc.h"
@@ -50,10 +50,10 @@ static const bench_desc nbc[] = {
    .sbuf = BUF_X, .rbuf = BUF_X, .run = k_nbc_wait, .verify = v_reduce, .start = st_ireduce, .out = OUT_OVERLAP},
   {.name = "Ireduce_pure", .cls = CLASS_COLLECTIVE, .flags = BF_REDUCTION | BF_HAS_ROOT, .time_scale = 1,
    .sbuf = BUF_X, .rbuf = BUF_X, .run = k_nbc_wait, .verify = v_reduce, .start = st_ireduce},
-  {.name = "Ireduce_scatter", .cls = CLASS_COLLECTIVE, .flags = BF_REDUCTION | OVERLAP, .time_scale = 1,
+  {.name = "Ireduce_scatter", .cls = CLASS_COLLECTIVE, .flags = BF_REDUCTION | BF_SPLIT_GUIDE | OVERLAP, .time_scale = 1,
    .sbuf = BUF_X, .rbuf = BUF_X, .run = k_nbc_wait, .verify = v_reduce_scatter, .setup = s_reduce_scatter,
    .start = st_ireduce_scatter, .out = OUT_OVERLAP},
-  {.name = "Ireduce_scatter_pure", .cls = CLASS_COLLECTIVE, .flags = BF_REDUCTION, .time_scale = 1, .sbuf = BUF_X,
+  {.name = "Ireduce_scatter_pure", .cls = CLASS_COLLECTIVE, .flags = BF_REDUCTION | BF_SPLIT_GUIDE, .time_scale = 1, .sbuf = BUF_X,
    .rbuf = BUF_X, .run = k_nbc_wait, .verify = v_reduce_scatter, .setup = s_reduce_scatter,
    .start = st_ireduce_scatter},
   {.name = "Iallreduce", .cls = CLASS_COLLECTIVE, .flags = BF_REDUCTION | OVERLAP, .time_scale = 1, .sbuf = BUF_X,

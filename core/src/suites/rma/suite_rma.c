@@ -64,10 +64,14 @@ static const bench_desc rma[] = {
   {.name = "Fetch_and_op", .cls = CLASS_SINGLE, .flags = MODES | BF_REDUCTION | BF_SINGLE_ELEMENT, .time_scale = 1,
    .bw_scale = 1, .sbuf = BUF_X, .rbuf = BUF_X, .run = k_os_fop, .poison = p_os_fetch, .verify = v_os_fetch,
    .setup = su_rma, .teardown = os_close, .complete = c_flush},
-  {.name = "Compare_and_swap", .cls = CLASS_SINGLE, .flags = MODES | BF_REDUCTION | BF_SINGLE_ELEMENT,
+  {.name = "Compare_and_swap", .comment = "Uses MPI_INT data type", .cls = CLASS_SINGLE, .flags = MODES | BF_REDUCTION | BF_SINGLE_ELEMENT,
    .time_scale = 1, .bw_scale = 1, .sbuf = BUF_X, .rbuf = BUF_X, .run = k_cas, .poison = p_cas, .verify = v_cas,
    .setup = su_cas, .teardown = os_close, .complete = c_flush},
-  {.name = "Truly_passive_put", .cls = CLASS_SINGLE, .flags = BF_DEFAULT, .time_scale = 1, .sbuf = BUF_X,
+  {.name = "Truly_passive_put",
+   .comment = "The benchmark measures execution time of MPI_Put for 2 cases:\n"
+              "1) The target is waiting in MPI_Barrier call (t_pure value)\n"
+              "2) The target performs computation and then enters MPI_Barrier routine (t_ovrl value)",
+   .cls = CLASS_SINGLE, .flags = BF_DEFAULT, .time_scale = 1, .sbuf = BUF_X,
    .rbuf = BUF_X, .run = k_os_put, .poison = p_os_put, .verify = v_os_put, .setup = su_truly_passive,
    .teardown = os_close, .complete = c_flush, .loop = lp_truly_passive, .out = OUT_PURE_OVRL},
 };

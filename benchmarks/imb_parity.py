@@ -1,0 +1,88 @@
+"""The tables of benchmarks/imb_parity.sh: per benchmark (and mode, and process count) the mpimark/IMB
+time ratio, geometric mean over the sizes of each round and then over the rounds, next to IMB's own
+round-to-round ratio (IMB against IMB, the noise floor).
+
+    python3 benchmarks/imb_parity.py OUTDIR     # reads OUTDIR/np*/SUITE/r*-{imb,core,imb2}.txt
+
+The time compared is the table's headline time: t[usec] (single transfers), t_max[usec] (parallel and
+collective tables), t_ovrl[usec] (overlap tables), t_pure[usec] (Truly_passive_put), 1/(Msg/sec) for
+Uniband/Biband. Sizes with a failure row or a time of 0.00 in either output are left out.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+TIME_COLUMNS = ("t[usec]", "t_max[usec]", "t_ovrl[usec]", "t_pure[usec]")
+
+
+def tables(text: str) -> dict[tuple[str, int, str], dict[int, float]]:
+    """{(benchmark, processes, mode): {bytes: time}} of one IMB-format output."""
+    out: dict[tuple[str, int, str], dict[int, float]] = {}
+    name, procs, mode, columns = None, 0, "", []
+    for line in text.splitlines():
+        if m := re.match(r"# Benchmarking (?:Multi-)?(\S+)", line):
+            name, mode, columns = m.group(1), "", []
+        elif m := re.match(r"# #processes = (\d+)", line):
+            procs = int(m.group(1))
+        elif m := re.match(r"#\s+MODE: (\S+)", line):
+            mode = m.group(1).lower()
+        elif "#repetitions" in line and not line.startswith("#"):
+            columns = [line[i:i + 13].strip() for i in range(0, len(line), 13)]
+        elif columns and name and line.strip() and not line.startswith("#"):
+            cells = [line[i:i + 13].strip() for i in range(0, len(line), 13)]
+            if "time-out" in line or "out-of-mem" in line or "int-overflow" in line or len(cells) < len(columns):
+                continue
+            row = dict(zip(columns, cells))
+            size = int(row.get("#bytes", 0))
+            time = next((float(row[c]) for c in TIME_COLUMNS if c in row), None)
+            if time is None and "Msg/sec" in row:
+                rate = float(row["Msg/sec"])
+                time = 1e6 / rate if rate > 0 else 0.0
+            if time and time > 0:
+                out.setdefault((name, procs, mode), {})[size] = time
+    return out
+
+
+def geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else math.nan
+
+
+def ratio(num: dict[int, float], den: dict[int, float]) -> float:
+    """Geometric mean over the sizes both have of num/den."""
+    return geomean([num[s] / den[s] for s in num if s in den])
+
+
+def main(outdir: Path) -> int:
+    found: dict[tuple, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for core_file in sorted(outdir.glob("np*/*/r*-core.txt")):
+        np_ = int(core_file.parent.parent.name[2:])
+        suite = core_file.parent.name
+        stem = core_file.name[:-len("-core.txt")]
+        imb = tables((core_file.parent / f"{stem}-imb.txt").read_text())
+        imb2 = tables((core_file.parent / f"{stem}-imb2.txt").read_text())
+        core = tables(core_file.read_text())
+        for key, times in core.items():
+            if key in imb:
+                found[(np_, suite, *key)]["core"].append(ratio(times, imb[key]))
+            if key in imb and key in imb2:
+                found[(np_, suite, *key)]["noise"].append(ratio(imb2[key], imb[key]))
+    if not found:
+        print(f"no results under {outdir}", file=sys.stderr)
+        return 1
+    print("| ranks | suite | benchmark | processes | mode | mpimark/IMB | IMB/IMB (noise) | IMB/IMB range | rounds |")
+    print("|---:|---|---|---:|---|---:|---:|---|---:|")
+    for (np_, suite, name, procs, mode), r in sorted(found.items()):
+        core, noise = [x for x in r["core"] if x == x], [x for x in r["noise"] if x == x]
+        spread = f"{min(noise):.3f}–{max(noise):.3f}" if noise else "-"
+        print(f"| {np_} | {suite} | {name} | {procs} | {mode or '-'} | {geomean(core):.3f} | {geomean(noise):.3f} "
+              f"| {spread} | {len(core)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Issue 16's benchmark: mpimark's core against IMB itself, same library, same command line. The Intel
+# MPI wheel (`mpimark mpi install impi`) ships IMB-MPI1, IMB-NBC and IMB-RMA; the core is built for
+# the same Intel MPI (mpimark.execution.build.ensure_core, as `mpimark run --mpi impi-wheel` does).
+# Every round launches, per suite and rank count, IMB, then the core, then IMB again (interleaved, so
+# drift hits both); benchmarks/imb_parity.py then prints per benchmark the mpimark/IMB time ratio
+# (geometric mean over the sizes, then over the rounds) next to IMB's second launch against its first
+# (the noise floor). Reduce_scatter is in the default set (IMB 2019+'s definition on both sides).
+#
+#   bash benchmarks/imb_parity.sh [-rounds N] [-np "2 4"] [-msglog MIN:MAX] [-suites "mpi1 nbc rma"] [OUTDIR]
+#
+# Defaults: 5 rounds, 2 and 4 ranks, IMB's default sizes (-msglog 0:22) and every other IMB default:
+# on the 2-vCPU development machine several hours; run it on a quiet machine (the load average is
+# printed with the table). Smoke test: -rounds 1 -np 2 -msglog 0:4 (a few minutes, measures nothing).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck disable=SC1091
+. "$ROOT/.venv/mpimark-env.sh"
+ROUNDS=5 NPS="2 4" MSGLOG="" SUITES="mpi1 nbc rma" OUT=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    -rounds) ROUNDS=$2; shift 2 ;;
+    -np) NPS=$2; shift 2 ;;
+    -msglog) MSGLOG=$2; shift 2 ;;
+    -suites) SUITES=$2; shift 2 ;;
+    -h|-help|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -*) echo "imb_parity.sh: unknown option '$1'; see -help" >&2; exit 2 ;;
+    *) OUT=$1; shift ;;
+  esac
+done
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "imb_parity.sh: -rounds needs a positive integer" >&2; exit 2; }
+OUT=${OUT:-$ROOT/benchmarks/out/imb-parity-$(date -u +%Y%m%d-%H%M%S)}
+mkdir -p "$OUT"
+
+# The wheel's launcher, environment and IMB directory, and the core built for it.
+SETUP=$(python3 - <<'EOF'
+import shlex
+from mpimark.execution import build, mpi
+impl = next((i for i in mpi.discover()[0] if i.kind == "impi"), None)
+if impl is None:
+    raise SystemExit("imb_parity.sh: no Intel MPI; install its wheel with `mpimark mpi install impi`")
+print(f"MPIEXEC={shlex.quote(impl.mpiexec)}")
+print(f"CORE={shlex.quote(str(build.ensure_core(impl)))}")
+for key, value in impl.env.items():
+    print(f"export {key}={shlex.quote(value)}")
+EOF
+)
+eval "$SETUP"
+BIN=$(dirname "$MPIEXEC")
+declare -A PROGRAM=([mpi1]=IMB-MPI1 [nbc]=IMB-NBC [rma]=IMB-RMA)
+ARGS=()
+[[ -n $MSGLOG ]] && ARGS=(-msglog "$MSGLOG")
+
+say() { printf '%s\n' "$*" >&2; }
+say "imb_parity: $ROUNDS round(s), ranks $NPS, suites $SUITES, ${ARGS[*]:-IMB defaults}; output in $OUT"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+for round in $(seq 1 "$ROUNDS"); do
+  for np in $NPS; do
+    for suite in $SUITES; do
+      dir="$OUT/np$np/$suite"
+      mkdir -p "$dir"
+      say "round $round, $np ranks, $suite"
+      "$MPIEXEC" -n "$np" "$BIN/${PROGRAM[$suite]}" "${ARGS[@]}" >"$dir/r$round-imb.txt"
+      "$MPIEXEC" -n "$np" "$CORE" "$suite" "${ARGS[@]}" >"$dir/r$round-core.txt"
+      "$MPIEXEC" -n "$np" "$BIN/${PROGRAM[$suite]}" "${ARGS[@]}" >"$dir/r$round-imb2.txt"
+    done
+  done
+done
+
+{
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before and $(cut -d' ' -f1-3 /proc/loadavg) after:"
+  echo
+  echo '```sh'
+  echo "bash benchmarks/imb_parity.sh -rounds $ROUNDS -np \"$NPS\" ${MSGLOG:+-msglog $MSGLOG }-suites \"$SUITES\""
+  echo '```'
+  echo
+  python3 "$ROOT/benchmarks/imb_parity.py" "$OUT"
+} | tee "$OUT/README.md"
