@@ -327,6 +327,31 @@ static long window_round(table_run_t *tr, bench_ctx *c, long n, double *w, measu
   return invalid;
 }
 
+/* -ci_target: whether sampling stops here (the median's CI narrow enough,
+ * -time spent, or no room under CI_MAX_SAMPLES), decided on every rank at
+ * once (the strictest rank's answer); records the width and the reason. */
+static int ci_target_reached(table_run_t *tr, measurement_t *m, int64_t w0, int room) {
+  const options_t *o = tr->e->opt;
+  double *all = samples_max_all(tr, m->samples, m->n_batches);
+  double hw;
+  int r = policy_ci_stop(all, m->n_batches, o->ci_target, (double)(now_ns() - w0) * 1e-9, o->time_secs, room,
+                         &hw);
+  free(all);
+  int rmax;
+  MPI_Allreduce(&r, &rmax, 1, MPI_INT, MPI_MAX, tr->g->active);
+  m->ci_half_width = hw;
+  if (rmax == CI_CONTINUE) return 0;
+  m->ci_stop = rmax;
+  return 1;
+}
+
+/* Room in m->samples for `more` samples beyond those held (*cap: its size). */
+static void room_for(measurement_t *m, int *cap, int more) {
+  if (m->n_batches + more <= *cap) return;
+  *cap = 2 * (m->n_batches + more);
+  m->samples = realloc(m->samples, sizeof(double) * (size_t)*cap);
+}
+
 /* -sync window's samples; with -ci_target more rounds of n samples until
  * the median's CI (of the valid samples, slowest rank per sample) is
  * narrow enough, -time is spent or CI_MAX_SAMPLES, as measure_samples. */
@@ -336,28 +361,13 @@ static void measure_window(table_run_t *tr, bench_ctx *c, double t_iter, measure
   double w = policy_window_ns(t_iter * 1e9, tr->e->clock.max_bound_ns);
   MPI_Bcast(&w, 1, MPI_DOUBLE, 0, tr->g->active);
   int64_t w0 = now_ns();
-  long cap = n;
+  int cap = (int)n;
   m->samples = malloc(sizeof(double) * (size_t)(cap > 0 ? cap : 1));
   m->n_batches = 0;
   double sum = 0;
   long invalid = window_round(tr, c, n, &w, m, &sum), loops = 1;
-  while (o->ci_target > 0) {
-    double *all = samples_max_all(tr, m->samples, m->n_batches);
-    double hw;
-    int r = policy_ci_stop(all, m->n_batches, o->ci_target, (double)(now_ns() - w0) * 1e-9, o->time_secs,
-                           (int)(CI_MAX_SAMPLES - n), &hw);
-    free(all);
-    int rmax;
-    MPI_Allreduce(&r, &rmax, 1, MPI_INT, MPI_MAX, tr->g->active);
-    m->ci_half_width = hw;
-    if (rmax != CI_CONTINUE) {
-      m->ci_stop = rmax;
-      break;
-    }
-    if (m->n_batches + n > cap) {
-      cap = 2 * (m->n_batches + n);
-      m->samples = realloc(m->samples, sizeof(double) * (size_t)cap);
-    }
+  while (o->ci_target > 0 && !ci_target_reached(tr, m, w0, (int)(CI_MAX_SAMPLES - n))) {
+    room_for(m, &cap, (int)n);
     invalid += window_round(tr, c, n, &w, m, &sum);
     loops++;
   }
@@ -408,24 +418,8 @@ static void measure_samples(table_run_t *tr, bench_ctx *c, double t_iter, measur
   }
   for (;;) {
     if (loops >= want && !adaptive) break;
-    if (loops >= want && adaptive) {
-      double *all = samples_max_all(tr, m->samples, m->n_batches);
-      double hw;
-      int r = policy_ci_stop(all, m->n_batches, o->ci_target, (double)(now_ns() - w0) * 1e-9, o->time_secs,
-                             CI_MAX_SAMPLES - per_loop, &hw);
-      free(all);
-      int rmax;
-      MPI_Allreduce(&r, &rmax, 1, MPI_INT, MPI_MAX, tr->g->active);
-      m->ci_half_width = hw;
-      if (rmax != CI_CONTINUE) {
-        m->ci_stop = rmax;
-        break;
-      }
-    }
-    if (m->n_batches + per_loop > cap) {
-      cap = 2 * (m->n_batches + per_loop);
-      m->samples = realloc(m->samples, sizeof(double) * (size_t)cap);
-    }
+    if (loops >= want && adaptive && ci_target_reached(tr, m, w0, CI_MAX_SAMPLES - per_loop)) break;
+    room_for(m, &cap, per_loop);
     total += timed_loop(tr, c, n, m->batch, m->samples + m->n_batches, &m->defects);
     m->n_batches += per_loop;
     loops++;

@@ -17,12 +17,7 @@ static void p2p_run_begin(reporter_t *r, const run_info_t *in) {
   printf("#    mpimark-core %s (Intel(R) MPI Benchmarks %s methodology), IMB-P2P part\n", MPIMARK_VERSION,
          IMB_METHOD_VERSION);
   printf("#------------------------------------------------------------\n");
-  printf("# Date                  : %s\n", in->start_local);
-  printf("# Machine               : %s\n", in->machine);
-  printf("# System                : %s\n", in->sysname);
-  printf("# Release               : %s\n", in->release);
-  printf("# Version               : %s\n", in->version);
-  printf("# MPI Version           : %d.%d\n", in->mpi_version, in->mpi_subversion);
+  imb_text_system_lines(in);
   printf("# MPI Thread Environment:\n#\n# Calling sequence was:\n#\n#");
   for (int i = 0; i < in->argc; i++) printf(" %s", in->argv[i]);
   printf("\n#\n# List of Benchmarks to run:\n#\n");

@@ -13,6 +13,16 @@
 #define W 13
 #define IMB_METHOD_VERSION "2021.11"
 
+/* The lines of IMB's header that say where and on what it ran (every IMB program prints them alike). */
+void imb_text_system_lines(const run_info_t *in) {
+  printf("# Date                  : %s\n", in->start_local);
+  printf("# Machine               : %s\n", in->machine);
+  printf("# System                : %s\n", in->sysname);
+  printf("# Release               : %s\n", in->release);
+  printf("# Version               : %s\n", in->version);
+  printf("# MPI Version           : %d.%d\n", in->mpi_version, in->mpi_subversion);
+}
+
 static void dash_line(int ncols) {
   putchar('#');
   for (int i = 0; i < ncols * W - 1; i++) putchar('-');
@@ -45,12 +55,7 @@ static void text_run_begin(reporter_t *r, const run_info_t *in) {
   printf("#    mpimark-core %s (Intel(R) MPI Benchmarks %s methodology%s), %s part\n", MPIMARK_VERSION,
          IMB_METHOD_VERSION, o->imb_compat == COMPAT_GUIDE ? ", -imb_compat guide" : "", in->suite->title);
   printf("#----------------------------------------------------------------\n");
-  printf("# Date                  : %s\n", in->start_local);
-  printf("# Machine               : %s\n", in->machine);
-  printf("# System                : %s\n", in->sysname);
-  printf("# Release               : %s\n", in->release);
-  printf("# Version               : %s\n", in->version);
-  printf("# MPI Version           : %d.%d\n", in->mpi_version, in->mpi_subversion);
+  imb_text_system_lines(in);
   printf("# MPI Thread Environment: %s\n\n\n", in->thread_provided);
   printf("# Calling sequence was: \n\n#");
   for (int i = 0; i < in->argc; i++) printf(" %s", in->argv[i]);

@@ -149,6 +149,7 @@ void report_run_end(const run_end_t *end);
 reporter_t *imb_text_reporter(void);          /* IMB's tables on stdout */
 reporter_t *json_lines_reporter(const char *path, char *err, size_t errlen);
 reporter_t *imb_p2p_text_reporter(void);      /* IMB-P2P's tables on stdout */
+void imb_text_system_lines(const run_info_t *in); /* IMB's "# Date ... # MPI Version" header lines */
 reporter_t *imb_mt_text_reporter(void);       /* IMB-MT's tables on stdout */
 
 #endif
