@@ -113,7 +113,8 @@ def to_rich(run: dict | None, tables: Tables) -> Group:
         # Text, not str: rich would read "[usec]" in a header as markup.
         table = Table(title=Text(key.title()), title_justify="left")
         for column in columns:
-            table.add_column(Text(column.header), justify="right" if _numeric(column) else "left")
+            # fold, never an ellipsis: on a narrow terminal a header or a figure wraps but stays whole.
+            table.add_column(Text(column.header), justify="right" if _numeric(column) else "left", overflow="fold")
         for result in results:
             style = None if result["status"] == "ok" else "yellow"
             table.add_row(*(_cell(c, result) for c in columns), style=style)
