@@ -17,7 +17,7 @@ import os
 import socket
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -536,12 +536,12 @@ class Store:
             )
             return int(cursor.lastrowid)
 
-    def add_run(self, *, records: list[dict], status: str, message: str | None, **meta) -> int:
+    def add_run(self, *, records: Iterable[dict], status: str, message: str | None, **meta) -> int:
         """A whole run in one transaction (begin_run's meta, the records, the final status): all or nothing.
 
         For imports: an mpimark killed half way leaves no run behind, rather than a 'running' one.
+        records may be a generator: each is stored as it comes, none kept.
         """
-        texts = []
         with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
@@ -552,8 +552,7 @@ class Store:
                  None if meta.get("placement") is None else _dumps(dict(meta["placement"]))))
             run_id = int(cursor.lastrowid)
             for record in records:
-                texts.append(self._record_text(run_id, record))
-                self._add(conn, run_id, record, texts[-1])
+                self._add(conn, run_id, record, self._record_text(run_id, record))
             if status not in FINAL_STATUSES:
                 raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
@@ -735,17 +734,39 @@ class Store:
             raise StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
         return self._run_row(row)
 
+    _RECORDS_QUERY = (
+        "SELECT seq, record FROM results WHERE run_id = :id"
+        " UNION ALL SELECT seq, record FROM events WHERE run_id = :id"
+        " UNION ALL SELECT run_seq, run_record FROM runs WHERE id = :id AND run_record IS NOT NULL"
+        " UNION ALL SELECT end_seq, end_record FROM runs WHERE id = :id AND end_record IS NOT NULL"
+        " ORDER BY 1")
+
     def records(self, run_id: int) -> list[dict]:
         """Every record of the run as added, in arrival order."""
         with self._guard():
             conn = self._connection()
             self._require_run(conn, run_id)
-            rows = conn.execute(
-                "SELECT seq, record FROM results WHERE run_id = :id"
-                " UNION ALL SELECT seq, record FROM events WHERE run_id = :id"
-                " UNION ALL SELECT run_seq, run_record FROM runs WHERE id = :id AND run_record IS NOT NULL"
-                " UNION ALL SELECT end_seq, end_record FROM runs WHERE id = :id AND end_record IS NOT NULL"
-                " ORDER BY 1",
-                {"id": run_id},
-            ).fetchall()
+            rows = conn.execute(self._RECORDS_QUERY, {"id": run_id}).fetchall()
         return [json.loads(text) for _, text in rows]
+
+    def iter_records(self, run_id: int) -> Iterator[dict]:
+        """records(), one at a time as SQLite reads them: a run of any size in bounded memory.
+
+        Consume it before the next call on this store (it holds the connection's cursor)."""
+        with self._guard():
+            conn = self._connection()
+            self._require_run(conn, run_id)
+            cursor = conn.execute(self._RECORDS_QUERY, {"id": run_id})
+        while True:
+            with self._guard():
+                rows = cursor.fetchmany(1000)
+            if not rows:
+                return
+            for _, text in rows:
+                yield json.loads(text)
+
+    def run_record(self, run_id: int) -> dict | None:
+        """The run's run record (the stream's first), None if it has none (imports of other suites' text)."""
+        with self._guard():
+            row = self._connection().execute("SELECT run_record FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return None if row is None else _loads(row[0])
