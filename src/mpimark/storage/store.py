@@ -16,6 +16,7 @@ import json
 import os
 import socket
 import sqlite3
+import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -313,6 +314,18 @@ def _dumps(value: object) -> str:
 
 def _loads(text: str | None):
     return None if text is None else json.loads(text)
+
+
+def _shared(obj: dict) -> dict:
+    """A decoded object whose keys and short strings are shared with every other record's.
+
+    json.loads makes new key strings for every record; a run of 10^6 results
+    held at once (report, compare) took three times the memory for them."""
+    return {sys.intern(k): sys.intern(v) if type(v) is str and len(v) <= 64 else v for k, v in obj.items()}
+
+
+def _record(text: str) -> dict:
+    return json.loads(text, object_hook=_shared)
 
 
 def _nodes(run_record: dict) -> tuple[int | None, str | None]:
@@ -747,7 +760,7 @@ class Store:
             conn = self._connection()
             self._require_run(conn, run_id)
             rows = conn.execute(self._RECORDS_QUERY, {"id": run_id}).fetchall()
-        return [json.loads(text) for _, text in rows]
+        return [_record(text) for _, text in rows]
 
     def iter_records(self, run_id: int) -> Iterator[dict]:
         """records(), one at a time as SQLite reads them: a run of any size in bounded memory.
@@ -763,7 +776,7 @@ class Store:
             if not rows:
                 return
             for _, text in rows:
-                yield json.loads(text)
+                yield _record(text)
 
     def run_record(self, run_id: int) -> dict | None:
         """The run's run record (the stream's first), None if it has none (imports of other suites' text)."""
