@@ -37,7 +37,7 @@ _SIGNS = (
 __all__ = ["FORMATS", "ImportFormatError", "Parsed", "detect", "parse_file", "store_parsed"]
 
 
-HEAD_BYTES = 1 << 20  # what detect() looks at: every format says what it is near the top
+HEAD_BYTES = 1 << 16  # what detect() looks at: every format says what it is near the top
 
 
 def detect(path: Path, text: str) -> str:
