@@ -564,8 +564,14 @@ class Store:
                  _dumps(steering_environment(meta.get("environment") or {})),
                  None if meta.get("placement") is None else _dumps(dict(meta["placement"]))))
             run_id = int(cursor.lastrowid)
+            # The run is new and ours alone: its seq and record flags are counted here, not read per record.
+            seq, run_seq, end_seq = 0, None, None
             for record in records:
-                self._add(conn, run_id, record, self._record_text(run_id, record))
+                self._add(conn, run_id, record, self._record_text(run_id, record), (seq, run_seq, end_seq))
+                run_seq = seq if record["type"] == "run" else run_seq
+                end_seq = seq if record["type"] == "end" else end_seq
+                seq += 1
+            conn.execute("UPDATE runs SET record_count = ? WHERE id = ?", (seq, run_id))
             if status not in FINAL_STATUSES:
                 raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
@@ -587,9 +593,12 @@ class Store:
         except (TypeError, ValueError) as exc:
             raise StoreError(f"cannot store a {kind} record of run {run_id}: {exc}") from None
 
-    def _add(self, conn: sqlite3.Connection, run_id: int, record: dict, text: str) -> None:
+    def _add(self, conn: sqlite3.Connection, run_id: int, record: dict, text: str,
+             state: tuple[int, int | None, int | None] | None = None) -> None:
+        """state: the run's (record_count, run_seq, end_seq) when the caller keeps them (add_run), which
+        then also sets record_count; else they are read and record_count counted here."""
         kind = record["type"]
-        seq, run_seq, end_seq = self._require_run(conn, run_id)
+        seq, run_seq, end_seq = state if state is not None else self._require_run(conn, run_id)
         if (kind == "run" and run_seq is not None) or (kind == "end" and end_seq is not None):
             raise StoreError(f"run {run_id} already has its {kind} record")
         if kind == "run":
@@ -616,7 +625,8 @@ class Store:
             _insert(conn, "results", run_id, seq, columns, text)
         else:
             _insert(conn, "events", run_id, seq, {field: record.get(field) for field in EVENT_FIELDS}, text)
-        conn.execute("UPDATE runs SET record_count = record_count + 1 WHERE id = ?", (run_id,))
+        if state is None:
+            conn.execute("UPDATE runs SET record_count = record_count + 1 WHERE id = ?", (run_id,))
 
     def finish_run(self, run_id: int, status: str, message: str | None = None) -> None:
         if status not in FINAL_STATUSES:
@@ -776,7 +786,7 @@ class Store:
             if not rows:
                 return
             for _, text in rows:
-                yield _record(text)
+                yield json.loads(text)  # one at a time: nothing to share keys with
 
     def run_record(self, run_id: int) -> dict | None:
         """The run's run record (the stream's first), None if it has none (imports of other suites' text)."""
