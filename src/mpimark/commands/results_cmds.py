@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -146,8 +146,20 @@ def _show_one(row: RunRow, run: dict | None, records: Iterable[dict], stats: boo
     elif tool is not None:
         click.echo(tool.text(records), nl=False)
     else:
-        for chunk in imb_text.table_chunks(records, run):
-            click.echo(chunk, nl=False)
+        for lines in _batches(imb_text.table_chunks(records, run)):
+            click.echo(lines, nl=False)
+
+
+def _batches(chunks: Iterable[str], size: int = 4096) -> Iterator[str]:
+    """chunks joined some thousands at a time: one echo per row made show a third slower."""
+    batch: list[str] = []
+    for chunk in chunks:
+        batch.append(chunk)
+        if len(batch) == size:
+            yield "".join(batch)
+            batch.clear()
+    if batch:
+        yield "".join(batch)
 
 
 @click.command("export")
