@@ -173,5 +173,19 @@ int main(void) {
 
   /* Ping-pong: b(L=1) = 2 messages * 1 B per loop / t; latency = half a round trip. */
   CHECK_NEAR(beff_pingpong_latency(2e6, 2, 2), 0.5e-6, 1e-18);
+
+  /* The .plot "additional" columns, the original's patterns 36-38 and 40-45:
+   * at 2 (and 3) processes 46 patterns, the ping-pong pair (39) left out; at
+   * 4 processes 48 patterns, 39 and 46-47 left out. With -short's 6 random
+   * patterns the same rule counts from the first pattern after them. */
+  int cols[BEFF_PLOT_EXTRA], want_cols[BEFF_PLOT_EXTRA] = {36, 37, 38, 40, 41, 42, 43, 44, 45};
+  for (int n_pat = 46; n_pat <= 48; n_pat += 2) {
+    CHECK_EQ_LONG(beff_plot_extra_patterns(36, 39, n_pat, cols), BEFF_PLOT_EXTRA);
+    for (int k = 0; k < BEFF_PLOT_EXTRA; k++) CHECK_EQ_LONG(cols[k], want_cols[k]);
+  }
+  CHECK_EQ_LONG(beff_plot_extra_patterns(12, 15, 24, cols), BEFF_PLOT_EXTRA);
+  CHECK_EQ_LONG(cols[2], 14);
+  CHECK_EQ_LONG(cols[3], 16);
+  CHECK_EQ_LONG(cols[8], 21);
   TEST_MAIN_END();
 }

@@ -1,6 +1,6 @@
 /* Fault injection for tests/suites/test_check_finds_faults.py: loaded into
  * the core with LD_PRELOAD, it intercepts the MPI calls of the one-sided and
- * nonblocking suites (through the MPI profiling interface) and, for the
+ * nonblocking suites (and mpibench's Bcast) (through the MPI profiling interface) and, for the
  * call named in $MPIMARK_FAULT (lower case, e.g. put, ibcast, bcast_init),
  * moves one element less than asked (or, for
  * Fetch_and_op and Compare_and_swap, which move one element, makes the
@@ -69,6 +69,20 @@ int MPI_Compare_and_swap(const void *o, const void *c, void *r, MPI_Datatype dt,
     c = never;
   }
   return PMPI_Compare_and_swap(o, c, r, dt, t, d, w);
+}
+
+/* --- blocking collectives (mpibench -C) ------------------------------------------ */
+
+/* Only MPI_BYTE data, mpiBench's: the core's own broadcasts (loop control) carry other types. */
+int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) {
+  if (t != MPI_BYTE) return PMPI_Bcast(b, n, t, root, c);
+  if (on("bcast")) n = less(n);
+  int rc = PMPI_Bcast(b, n, t, root, c), me;
+  MPI_Comm_rank(c, &me);
+  /* The root's send buffer changed just past the message: what only a check of
+   * the whole send buffer in every call (mpiBench's -C) can see. */
+  if (on("bcast_send_tail") && me == root) ((unsigned char *)b)[n] ^= 0x5a;
+  return rc;
 }
 
 /* --- nonblocking collectives ----------------------------------------------------- */

@@ -76,3 +76,21 @@ def test_check_finds_the_fault_where_it_is(suite, fault):
 def known_bug_shows(mpi, suite: str, rec: dict) -> bool:
     bug = known_bugs.persistent_bug(mpi.name, mpi.version, suite, rec["benchmark"])
     return bug is not None and rec["processes"] in known_bugs.DEFECTS_AT[bug]
+
+
+def test_mpibench_C_does_mpibench_s_work_in_every_call():
+    """mpiBench's -C, by behaviour: every call's received data and the whole send buffer (-e times the
+    processes, past the message) are checked, so a fault in either is seen in every call of every
+    size; Allreduce is not checked inside the timing (mpiBench checks no reduction) but once after it."""
+    mpi, library = shim("openmpi")
+    for fault in ("bcast", "bcast_send_tail"):
+        run = run_with(mpi, 2, "mpibench", "-C", "-b", "1", "-e", "16", "-i", "20", "-t", "0", "Bcast", "Allreduce",
+                       timeout=120, env={"MPIMARK_FAULT": fault},
+                       program=["env", f"LD_PRELOAD={library}", str(mpi.core)])
+        assert run.returncode == 4, run.describe()  # wrong data found
+        bcast, allreduce = run.results("Bcast"), run.results("Allreduce")
+        assert [r["bytes"] for r in bcast] == [1, 2, 4, 8, 16], run.describe()
+        assert all(r["check"] == "every" for r in bcast) and all(r["check"] == "once" for r in allreduce)
+        # One wrong element per timed call at least (the non-root's last, or the root's byte past the message).
+        assert all(r["defects"] >= r["repetitions"] == 20 for r in bcast), run.describe()
+        assert all(r["defects"] == 0 for r in allreduce), run.describe()

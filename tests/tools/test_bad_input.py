@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from mpimark.storage.store import Store
+
 from .conftest import error_line, mpimark
 
 
 @pytest.mark.parametrize("args, expected", [
-    (("beff", "-n", "1"), "b_eff needs at least 2 processes"),
+    (("beff", "-n", "1"), "b_eff needs 2 processes; -n 1 runs none of them: give -n 2"),
     (("beff", "-n", "2", "-json", "x.jsonl"), "-json: mpimark gives the core its -json file"),
     (("beff", "-n", "2", "-out", "x"), "-out: use --out DIR"),
     (("beff", "-n", "2", "--mem-per-proc", "4", "-mem", "4"), "give --mem-per-proc or -mem, not both"),
@@ -39,4 +41,6 @@ def test_the_cores_own_line(need, args, expected, tmp_path):
     db = tmp_path / "results.db"
     result = mpimark(*args, "--mpi", "openmpi", "--db", str(db), cwd=tmp_path)
     line = error_line(result, exit_code=2)  # the core's bad-input status, passed on
-    assert line.startswith("mpimark: error: run 1 failed: ") and expected in line, line
+    assert expected in line and line.endswith(" (nothing stored)"), line
+    with Store(db) as store:  # as `mpimark run`: a refused input leaves no failed run behind
+        assert store.runs() == []

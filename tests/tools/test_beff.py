@@ -25,6 +25,38 @@ def uname_a() -> str:
     return f"{u.sysname} {u.nodename} {u.release} {u.version} {u.machine}"
 
 
+def plot_blocks(plot: str) -> dict[str, list[list[float]]]:
+    """The .plot file's blocks by their title ("Sndrcv: additional", ...), rows of numbers."""
+    blocks: dict[str, list[list[float]]] = {}
+    title = None
+    for line in plot.splitlines():
+        if line.startswith("# index "):
+            title = line.split(" -- ", 1)[1]
+            blocks[title] = []
+        elif line.strip() and not line.startswith("#") and title is not None:
+            blocks[title].append([float(x) for x in line.split()])
+    return blocks
+
+
+def assert_plot_columns_as_original(plot: str, patterns: dict[int, dict], n: int) -> None:
+    """The "additional" blocks hold the original b_eff's nine columns: its patterns 36-38 and 40-45, i.e.
+    the reported-only patterns in order without the ping-pong pair (39), and none after the ninth
+    (at 4 processes 46-47, the 3-dim cyclic y and all, are left out)."""
+    extra = [i for i, p in patterns.items() if p["class"] == "additional"]
+    assert patterns[extra[3]]["label"] == "one PingPong Pair"
+    assert len(extra) == (12 if n == 4 else 10)  # the original's 46 patterns at 2 and 3 processes, 48 at 4
+    want = [i for i in extra if patterns[i]["label"] != "one PingPong Pair"][:9]
+    assert want == extra[:3] + extra[4:10]
+    header = next(line for line in plot.splitlines() if line.startswith("# .prot and .short): L,"))
+    assert [f"p{i:02d}={patterns[i]['label']}" for i in want] == header.split("L, ", 1)[1].split(", ")
+    blocks = plot_blocks(plot)
+    for method in ("Sndrcv", "Alltoal", "non-blk", "best"):
+        assert {len(row) for row in blocks[f"{method}: additional"]} == {1 + 9}, method
+    for row in blocks["best: additional"]:  # the best method's columns are the stored per-pattern values
+        for k, index in enumerate(want):
+            assert row[1 + k] == pytest.approx(dict(patterns[index]["points"])[int(row[0])], abs=0.0011)
+
+
 def cases():
     for name in MPIS:
         for n in RANKS:
@@ -38,7 +70,9 @@ def test_beff(need, name, n, tmp_path):
     need(name)
     db, out, stream = tmp_path / "results.db", tmp_path / "out", tmp_path / "beff.jsonl"
     slow = name == "mpich" and n > 2
-    result = ok(mpimark("beff", "-n", str(n), "--mpi", name, *QUICK, "--out", str(out), "--db", str(db),
+    # -yrange in the original's [MIN:MAX] form (its help text's), written to the script as gnuplot takes it.
+    result = ok(mpimark("beff", "-n", str(n), "--mpi", name, *QUICK, "-yrange", "[0.01:10000]", "--out", str(out),
+                        "--db", str(db),
                         "--json", str(stream), "--timeout", "1200" if slow else "600",
                         timeout=1260 if slow else TIMEOUT_S))
     (run_id,) = stored_as(result)
@@ -72,6 +106,7 @@ def test_beff(need, name, n, tmp_path):
     data = [line.split() for line in plot.splitlines() if line.strip() and not line.startswith("#")]
     assert len(data) >= 21 and all(float(row[0]) >= 1 for row in data)
     assert "b_eff.plot" in files[".gps"].read_text()
+    assert "\nset yrange [0.01:10000]\n" in files[".gps"].read_text()
     assert files[".png"].read_bytes()[:8] == PNG_SIGNATURE
     assert f"files: {prefix}.prot" in result.stderr
 
@@ -91,6 +126,7 @@ def test_beff(need, name, n, tmp_path):
     patterns = view.pattern_series(records)
     assert {p["class"] for p in patterns.values()} == {"ring", "random", "additional"}
     assert sum(p["class"] == "random" for p in patterns.values()) == 2
+    assert_plot_columns_as_original(plot, patterns, n)
 
     # The published table, as the command printed it and as `mpimark show` prints it again.
     row_text = view.table_row(summary, written[0])

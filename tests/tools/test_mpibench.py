@@ -68,3 +68,19 @@ def test_mpibench(need, name, n, tmp_path):
     assert (out / "mpibench.txt").read_text() == view.text(records)
     shown = ok(mpimark("show", str(run_id), "--db", str(db)))
     assert view.text(records) in shown.stdout and shown.stdout.rstrip().endswith("END mpiBench")
+
+
+def test_i_without_t_keeps_the_50_ms_limit(need, tmp_path):
+    """mpiBench sets its 50 ms limit before reading its options, so -i alone keeps it: a Barrier cannot run
+    10^8 times in 50 ms, and the count reported is the limit's, not -i's. -t 0 lifts it (not run: 10^8 calls)."""
+    need("openmpi")
+    db, stream = tmp_path / "results.db", tmp_path / "mpibench.jsonl"
+    result = ok(mpimark("mpibench", "-n", "2", "--mpi", "openmpi", "-i", "100000000", "Barrier", "--db", str(db),
+                        "--json", str(stream)))
+    assert "time limit 50000 usec, at most 100000000 iterations" in result.stdout.splitlines()[0]
+    (line,) = [m for m in map(LINE.match, result.stdout.splitlines()) if m]
+    assert 5 <= int(line[3]) < 100000000
+    with Store(db) as store:
+        records = store.records(stored_as(result)[0])
+    run = next(r for r in records if r["type"] == "run")
+    assert run["options"]["t_usec"] == 50000 and run["options"]["t_default"] is True

@@ -307,7 +307,8 @@ def test_several_runs_in_one_file_are_noted(tmp_path):
     both.write_text(text + text, encoding="utf-8")
     result = invoke("import", str(both), "--db", str(tmp_path / "r.db"))
     assert result.exit_code == 0, result.stderr
-    assert "the file holds 2 runs one after another" in result.stdout
+    assert "the file looks like 2 runs one after another" in result.stdout
+    assert "mpimark: warning: " in result.stderr and "looks like 2 runs" in result.stderr
 
 
 def test_imb_p2p_2021_rows_grid_and_average_latency():

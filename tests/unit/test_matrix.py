@@ -272,6 +272,15 @@ def test_bad_matrices_are_one_line_errors(fake):
         assert len(studies.members(store, "s")) == 2 and len(studies.plans(store, "s")) == 2
 
 
+def test_a_count_at_which_no_benchmark_runs_is_refused(fake):
+    """The check of `mpimark run` (preflight.check_processes), at every process count of the matrix."""
+    line = assert_one_error_line(invoke("matrix", "--mpi", "mpich", "-n", "1,2", "PingPong", "--db", str(fake.db)),
+                                 exit_code=2)
+    assert "PingPong needs 2 processes; -n 1 runs none of them: give -n 2" in line
+    assert fake.launches == [] and not fake.db.exists()
+    assert invoke("matrix", "--mpi", "mpich", "-n", "1,2", "PingPong", "Barrier", "--db", str(fake.db)).exit_code == 0
+
+
 def test_rows_with_waiting_ranks_are_kept_apart():
     run = run_record()
     run["processes"] = 4

@@ -1,4 +1,5 @@
 #include "engine/buffers.h"
+#include "engine/check.h"
 #include "engine/datatypes.h"
 
 #include <stdlib.h>
@@ -39,7 +40,36 @@ int buffers_alloc(bench_ctx *c, const layout_t *s, const layout_t *r) {
   return 0;
 }
 
+void buffers_grow(layout_t *s, layout_t *r, size_t whole) {
+  if (s->alloc < whole) s->alloc = whole;
+  if (r->alloc < whole) r->alloc = whole;
+}
+
+int buffers_send_reference(bench_ctx *c) {
+  if (!c->whole) return 0;
+  c->send_ref = malloc(c->whole);
+  if (!c->send_ref) return -1;
+  fill_values(c->send_ref, c->dt, c->whole / dtype_size(c->dt), c->rank, 0);
+  return 0;
+}
+
+/* mpiBench computes its byte pattern in a plain loop; the engine's values
+ * take a division per element, so they are copied from send_ref instead.
+ * The work per call is mpiBench's: write both buffers whole, then read the
+ * send buffer whole. */
+void buffers_refill_whole(bench_ctx *c) {
+  memcpy(c->sbuf, c->send_ref, c->whole);
+  poison(c->rbuf, c->whole);
+}
+
+long buffers_send_changed(const bench_ctx *c) {
+  if (memcmp(c->sbuf, c->send_ref, c->whole) == 0) return 0;
+  return count_mismatches(c->sbuf, c->send_ref, c->dt, c->whole / dtype_size(c->dt));
+}
+
 void buffers_free(bench_ctx *c) {
+  free(c->send_ref);
+  c->send_ref = NULL;
   free(c->sbuf);
   free(c->rbuf);
   free(c->counts);

@@ -92,12 +92,14 @@ static long timed_call(const table_run_t *tr, bench_ctx *c, long i) {
   const bench_desc *d = c->desc;
   int check = tr->plan->check_each && d->verify;
   if (check) {
-    if (d->poison) d->poison(c, i);
+    if (c->whole) buffers_refill_whole(c);
+    else if (d->poison) d->poison(c, i);
     else if (c->r_len) poison(rbuf_at(c, i), c->r_len);
   }
   d->run(c, i);
   if (tr->plan->timed_barrier) MPI_Barrier(c->comm);
-  return check ? d->verify(c, i) : 0;
+  if (!check) return 0;
+  return d->verify(c, i) + (c->whole ? buffers_send_changed(c) : 0);
 }
 
 /* Runs n iterations in batches of `batch`, one clock read per batch edge.
@@ -557,7 +559,10 @@ static result_status_t prepare_size(table_run_t *tr, const size_plan_t *sp, benc
   *active = tr->g->group >= 0;
   if (*active) {
     setup_ctx(c, tr, sp->bytes);
-    failed = buffers_alloc(c, &sp->ls, &sp->lr) != 0;
+    layout_t ls = sp->ls, lr = sp->lr;
+    if (tr->plan->check_each && tr->d->verify) c->whole = tr->plan->check_whole;
+    buffers_grow(&ls, &lr, c->whole);
+    failed = buffers_alloc(c, &ls, &lr) != 0 || buffers_send_reference(c) != 0;
   }
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
   if (any_failed) {

@@ -52,6 +52,9 @@ typedef struct {
                                the timing (mpiBench's kernel) */
   int check_each;           /* -check inside the timing: every call's receive area poisoned
                                before and verified after (mpiBench -C) */
+  size_t check_whole;       /* with check_each, mpiBench's -C work: these bytes of both buffers
+                               (its -e times processes) refilled / cleared before every call and
+                               the send buffer checked after it; 0: the receive area only */
   int world_sync;           /* timed loops start after one MPI_COMM_WORLD barrier (groups
                                start together) instead of IMB's two on the group */
   int stop_on_failure;      /* IMB: a size that fails (time-out, out-of-mem, int-overflow)

@@ -133,6 +133,9 @@ struct bench_ctx {
   MPI_Win win;            /* one-sided suites: the window over the receive buffer */
   MPI_Request preq;       /* MPI-4 suites: the persistent request */
   void *user;             /* anything else a suite's setup wants to keep */
+  size_t whole;           /* mpiBench -C: bytes of the whole send and receive buffers, refilled, cleared
+                             and (send) checked around every call; 0 otherwise */
+  void *send_ref;         /* with whole: the send buffer's values, to compare it against */
   int untimed;            /* set by setup: this rank's time is left out of t_min/t_max/t_avg
                              (passive targets of IMB-RMA) */
   double t_pure_us;       /* set by a loop_fn: the pure time for OUT_PURE_OVRL */

@@ -62,7 +62,7 @@ static void json_run_begin(reporter_t *r, const run_info_t *in) {
   jw_int(w, "m_bytes", (int64_t)o->mem_limit);
   jw_int(w, "i_iterations", o->iters);
   jw_num(w, "t_usec", o->time_limit_us);
-  jw_bool(w, "t_default", !o->iters_set && !o->time_set);
+  jw_bool(w, "t_default", !o->time_set);
   jw_int(w, "d_dims", o->ndims);
   jw_int(w, "p_partsize", o->partsize);
   jw_str(w, "check", o->check_every ? "every" : o->check_once ? "once" : "off");
@@ -98,7 +98,7 @@ static void json_result(reporter_t *r, const result_t *res) {
   jw_int(w, "comm_groups", t->n_groups);
   jw_bool(w, "barrier", t->timed_barrier);
   jw_bool(w, "estimate_only", res->estimate_only);
-  if (res->checked) jw_str(w, "check", o->check_every ? "every" : "once");
+  if (res->checked) jw_str(w, "check", mpib_checks_every_call(t->bench, o->check_every) ? "every" : "once");
   else jw_null(w, "check");
   if (ok && res->n_rank_us <= 4096) {
     jw_arr_begin(w, "rank_usec");

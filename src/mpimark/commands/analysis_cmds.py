@@ -13,7 +13,7 @@ from rich.console import Console
 
 from mpimark.analysis.statistics import (compare_launches, Comparison, CORRECTIONS, DEFAULT_CORRECTION,
                                          GATE_CORRECTION)
-from mpimark.commands import db_option
+from mpimark.commands import db_option, note
 from mpimark.errors import MpimarkError
 from mpimark.records.mpi_library import label as library_label
 from mpimark.presentation import comparison
@@ -275,13 +275,17 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
         if not (impl or mpi_name):
             raise click.UsageError("--study needs --impl or --mpi: the implementation the files belong to")
     parsed = [parse_file(path, fmt, processes) for path in files]
+    for item in parsed:
+        for warning in getattr(item, "warnings", []):
+            note(f"warning: {item.path}: {warning}")
     with Store(db) as store:
         for item in parsed:
             run_id = store_parsed(store, item, mpi_name)
             notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
-            note = f"; {'; '.join(notes)}" if notes else ""
+            said = f"; {'; '.join(notes)}" if notes else ""
             status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
-            click.echo(f"{item.path}: run {run_id}, {len(item.results)} results ({item.fmt}{status}){note}")
+            count = item.count if hasattr(item, "count") else len(item.results)
+            click.echo(f"{item.path}: run {run_id}, {count} results ({item.fmt}{status}){said}")
             if study:
                 studies.add_run(store, study, run_id, impl or mpi_name)
 

@@ -16,6 +16,10 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+import click
+
+from mpimark.commands import error_line
+from mpimark.commands.options import exit_status
 from mpimark.execution import launch, matrix, slurm
 from mpimark.execution.mpi import MpiImpl
 from mpimark.execution import machine
@@ -115,12 +119,13 @@ def recover(store: Store, on_recovered: Callable[[int, str], None] = lambda run_
         on_recovered(row.id, message)
     return recovered
 
-def discard_bad_input(store: Store, run_id: int, outcome: launch.Outcome) -> bool:
-    """Remove the run of a launch the core refused as bad input (exit 2, no record): there is nothing to keep."""
+def refuse_bad_input(ctx: click.Context, store: Store, run_id: int, outcome: launch.Outcome) -> None:
+    """A launch the core refused as bad input (exit 2, no record): its run removed, as there is nothing
+    to keep, one error line and the core's exit status. What `run` and the tools do after each launch."""
     if outcome.core_exit == 2 and outcome.records == 0:
         store.delete_run(run_id)
-        return True
-    return False
+        error_line(f"{outcome.message} (nothing stored)")
+        ctx.exit(exit_status(outcome))
 
 
 def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], members: dict[str, matrix.Member],

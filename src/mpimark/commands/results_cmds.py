@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -13,7 +14,7 @@ from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, jobs, note, recording
 from mpimark.presentation import imb_text, placement, rigour, study_export, tools
-from mpimark.presentation.export import describe, export, FORMATS as EXPORT_FORMATS
+from mpimark.presentation.export import describe, export, export_chunks, FORMATS as EXPORT_FORMATS, streams
 from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
 from mpimark.records import machine
 from mpimark.records.mpi_library import label as library_label
@@ -104,26 +105,42 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
         if unstored:
             for done in jobs.refresh(store, unstored, news=note):
                 note(jobs.describe(done))
-        loaded = [(store.run(run_id), store.records(run_id)) for run_id in run_ids]
+        rows = [store.run(run_id) for run_id in run_ids]
         for run_id in run_ids:
             job = store.job(run_id)
             if job and not job.collected_utc:  # still queued or running: say so, there is nothing to show yet
                 note(f"run {run_id} is Slurm job {job.job_id}, {job.state}" + (f" ({job.reason})" if job.reason else "")
                      + f"; its files are in {job.directory}")
-    if len(loaded) > 1 and not stats and all(tools.module_for(r, row.suite) is tools.startup for row, r in loaded):
-        for row, records in loaded:
-            click.echo(describe(row, records))
-        click.echo(tools.startup.report([tools.startup.launch(r, row.id) for row, r in loaded]), nl=False)
-        return
-    for index, (row, records) in enumerate(loaded):
-        if index:
-            click.echo()
-        _show_one(row, records, stats)
+        runs = [store.run_record(row.id) for row in rows]
+        tool_of = [tools.module_for([run] if run else [], row.suite) for row, run in zip(rows, runs)]
+        if len(rows) > 1 and not stats and all(tool is tools.startup for tool in tool_of):
+            launches = [store.records(row.id) for row in rows]
+            for row, records in zip(rows, launches):
+                click.echo(describe(row, records))
+            click.echo(tools.startup.report([tools.startup.launch(records, row.id)
+                                             for row, records in zip(rows, launches)]), nl=False)
+            return
+        for index, (row, run, tool) in enumerate(zip(rows, runs, tool_of)):
+            if index:
+                click.echo()
+            if stats or tool is not None:
+                records = store.records(row.id)
+                _show_one(row, run, records, records, stats, tool)
+            else:  # IMB's tables, as the records are read: a run of any size in bounded memory
+                _show_one(row, run, store.iter_records(row.id), _context(store, row.id), stats, tool)
 
 
-def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
-    run = next((r for r in records if r["type"] == "run"), None)
-    click.echo(describe(row, records))
+def _context(store: Store, run_id: int) -> list[dict]:
+    """What show needs besides the tables, in bounded memory: every record but the results, and the
+    results -sync window or -ci_target touched (rigour.row_block)."""
+    return [r for r in store.iter_records(run_id)
+            if r["type"] != "result" or r.get("window") or r.get("ci_target")]
+
+
+def _show_one(row: RunRow, run: dict | None, records: Iterable[dict], context: list[dict], stats: bool,
+              tool) -> None:
+    """records: what the tables are made of (read once); context: the records the other lines need."""
+    click.echo(describe(row, context))
     if run and not stats:  # with --stats the summary prints this line itself
         click.echo(describe_run(run))
     if row.launch_command:
@@ -133,12 +150,11 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
     for line in placement.lines(row.placement, run):
         click.echo(line)
     if run:
-        click.echo(f"machine: {machine.line(records)}")
-    tool = tools.module_for(records, row.suite)
+        click.echo(f"machine: {machine.line(context)}")
     # IMB's tables hold the self-checks' warnings in place; the other views get them here.
-    for line in rigour.header_lines(run, records, with_warnings=stats or tool is not None):
+    for line in rigour.header_lines(run, context, with_warnings=stats or tool is not None):
         click.echo(line)
-    if not any(r["type"] == "result" for r in records):
+    if not row.results:
         click.echo(f"run {row.id} has no results")
     elif stats:
         console(sys.stdout).print(to_rich(run, group_results(records)))
@@ -147,9 +163,22 @@ def _show_one(row: RunRow, records: list[dict], stats: bool) -> None:
     elif tool is not None:
         click.echo(tool.text(records), nl=False)
     else:
-        click.echo(imb_text.tables(records), nl=False)
-    for line in rigour.row_block(records):
+        for lines in _batches(imb_text.table_chunks(records, run)):
+            click.echo(lines, nl=False)
+    for line in rigour.row_block(context):
         click.echo(line)
+
+
+def _batches(chunks: Iterable[str], size: int = 4096) -> Iterator[str]:
+    """chunks joined some thousands at a time: one echo per row made show a third slower."""
+    batch: list[str] = []
+    for chunk in chunks:
+        batch.append(chunk)
+        if len(batch) == size:
+            yield "".join(batch)
+            batch.clear()
+    if batch:
+        yield "".join(batch)
 
 
 @click.command("export")
@@ -167,18 +196,26 @@ def export_command(selector: str, fmt: str, per_sample: bool, output: str | None
     runs as a selector) as one tidy CSV or JSON Lines table of every run's rows (or samples)."""
     if selector.isdigit() and not per_sample:
         with Store(db, for_reading=True) as store:
-            text = export(store.run(int(selector)), store.records(int(selector)), fmt)
+            row, run = store.run(int(selector)), store.run_record(int(selector))
+            if streams(row, run, fmt):  # written as the records are read: a run of any size in bounded memory
+                _write_out(export_chunks(run, store.iter_records(row.id), fmt), output)
+                return
+            text = export(row, store.records(row.id), fmt)
     else:
         if fmt not in ("csv", "json"):
             raise click.UsageError(f"a study exports as csv or json, not {fmt}")
         with Store(db, for_reading=True) as store:
             series = load(store, [selector])
         text = study_export.export(series, fmt, per_sample)
+    _write_out([text], output)
+
+
+def _write_out(chunks: Iterable[str], output: str | None) -> None:
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.writelines(chunks)
     else:
         with open(output, "w", encoding="utf-8") as stream:
-            stream.write(text)
+            stream.writelines(chunks)
 
 
 @click.command()

@@ -8,7 +8,6 @@ asked for (a path, a table); mpimark's own messages go to stderr.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -16,11 +15,10 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.commands import console, db_option, error_line, note, recording, tilde
+from mpimark.commands import console, db_option, error_line, note, preflight, recording, tilde
 from mpimark.commands.options import exit_status, launcher_options, Seconds, mpi_options, PassThroughCommand, \
     placement, placement_options, suite_and_args
 from mpimark.execution import build, mpi, slurm
-from mpimark.records import benchmarks
 from mpimark.storage.store import Store
 
 
@@ -57,8 +55,8 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
     suite, core_args = suite_and_args(words)
     where = placement(placement_params, [processes])
     impl = mpi.find(mpi_name, mpi_prefix)
-    _check_standard(suite, impl)
-    _check_processes(suite, core_args, processes)
+    preflight.check_standard(suite, impl)
+    preflight.check_processes(suite, core_args, [processes])
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
     with Store(db) as store:
@@ -66,68 +64,11 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
         json_path = Path(json_file).resolve() if json_file else None  # None: beside the database (recording)
         run_id, outcome = recording.run_stored(store, impl, processes, core, suite, core_args, json_path,
                                                timeout=timeout, quiet=quiet, placement=where, srun=srun)
-        if recording.discard_bad_input(store, run_id, outcome):
-            error_line(f"{outcome.message} (nothing stored)")
-            ctx.exit(exit_status(outcome))
+        recording.refuse_bad_input(ctx, store, run_id, outcome)
     note(f"stored as run {run_id} in {tilde(store.path)}")
     if outcome.status != "complete":
         error_line(f"run {run_id} {outcome.status}: {outcome.message}")
         ctx.exit(exit_status(outcome))
-
-
-def _check_standard(suite: str, impl: mpi.MpiImpl) -> None:
-    """Refuse a suite the library is too old for: the core would run nothing (and store no run)."""
-    needed = benchmarks.core_catalog().suite(suite).needs_mpi
-    try:
-        have = tuple(int(x) for x in impl.standard_version.split(".")[:2])
-    except ValueError:
-        return  # an unreadable version: let the core decide
-    if needed and have < needed:
-        raise click.UsageError(
-            f"the {suite} suite needs an MPI {needed[0]}.{needed[1]} library; {impl.name} ({impl.vendor} "
-            f"{impl.version}) implements MPI {impl.standard_version}; choose another with --mpi "
-            "('mpimark mpi list' shows the MPI standard of each)")
-
-
-def _named(args: list[str]) -> list[str] | None:
-    """The benchmark names on the core's line, None when they come from a file (-input)."""
-    lowered = [word.lower() for word in args]
-    if "-input" in lowered:
-        return None
-    names, after_option = [], False
-    for word in args:
-        if word.startswith("-"):
-            after_option = word.lower() in ("-include", "-exclude")  # their names add to or cut the default set
-            continue
-        if not after_option:
-            names += [name for name in re.split(r"[,\s]+", word) if name]
-        after_option = False
-    return names
-
-
-def _check_processes(suite: str, args: list[str], processes: int) -> None:
-    """Refuse a run in which every benchmark named needs more processes than -n gives.
-
-    The core would print "invalid for 1 processes" and store a complete run without a result.
-    """
-    names = _named(args)
-    if not names:
-        return
-    table = benchmarks.core_catalog().suite(suite)
-    if table is None:
-        return
-    by_name = {name.lower(): bench for name, bench in table.benchmarks.items()}  # the core ignores case too
-    needs = {}
-    for name in names:
-        found = by_name.get(name.lower())
-        if found is None:
-            return  # the core names the unknown one (exit 2)
-        fixed = dict(found.facts).get("fixed_processes")
-        if not fixed or fixed <= processes:
-            return  # at least one benchmark runs
-        needs[found.name] = fixed
-    listed = ", ".join(f"{name} needs {n} processes" for name, n in needs.items())
-    raise click.UsageError(f"{listed}; -n {processes} runs none of them: give -n {max(needs.values())}")
 
 
 @click.command("build")

@@ -20,9 +20,8 @@ from pathlib import Path
 
 import click
 from mpimark import __version__
-from mpimark.commands import db_option, error_line, jobs, note, tilde
+from mpimark.commands import db_option, error_line, jobs, note, preflight, tilde
 from mpimark.commands.options import mpi_options, PassThroughCommand, suite_and_args
-from mpimark.commands.run_cmds import _check_standard
 from mpimark.execution import build, mpi, slurm
 from mpimark.execution.placement import Placement
 from mpimark.storage.store import default_path, steering_environment, Store
@@ -62,7 +61,7 @@ def submit(words: tuple[str, ...], nodes: int, per_node: int, partition: str | N
     """
     suite, core_args = suite_and_args(words)
     impl = mpi.find(mpi_name, mpi_prefix)
-    _check_standard(suite, impl)
+    preflight.check_standard(suite, impl)
     plugin = slurm.plugin_for(impl.kind, srun_mpi)
     srun = shutil.which("srun")
     if srun and slurm.plugins(srun) and plugin not in slurm.plugins(srun):
@@ -76,6 +75,7 @@ def submit(words: tuple[str, ...], nodes: int, per_node: int, partition: str | N
     name = f"{suite}-{stamp}-{os.getpid()}"
     files = slurm.JobFiles(base / name)
     processes = nodes * per_node
+    preflight.check_processes(suite, core_args, [processes])
     request = slurm.BatchRequest(nodes=nodes, ntasks_per_node=per_node, partition=partition, time=time_limit,
                                  account=account, job_name=f"mpimark-{suite}")
     launch_line = [*slurm.Srun("srun", plugin, impl.kind).words(processes, [f"--ntasks-per-node={per_node}"]),

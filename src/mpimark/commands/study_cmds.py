@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis.statistics import MIN_SAMPLES
-from mpimark.commands import console, db_option, error_line, note, recording
+from mpimark.commands import console, db_option, error_line, note, preflight, recording
 from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, PassThroughCommand, placement, Seconds, \
     placement_options, suite_and_args
 from mpimark.execution import build, matrix, mpi, slurm
@@ -98,6 +98,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
     labels, process_counts = _names(mpi_names), _counts(counts)
     suite, core_args = suite_and_args(words)
     where = placement(placement_params, process_counts)
+    preflight.check_processes(suite, core_args, process_counts)
     if len(set(labels)) != len(labels):
         raise click.UsageError(f"--mpi names an implementation twice: {mpi_names}")
     if shuffle and seed is None:

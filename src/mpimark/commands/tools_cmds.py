@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from mpimark.commands import db_option, error_line, note, recording, tilde
+from mpimark.commands import db_option, error_line, note, preflight, recording, tilde
 from mpimark.commands.options import exit_status, launcher_options, Seconds, mpi_options, PassThroughCommand, \
     placement, placement_options
 from mpimark.execution import build, launch, mpi, slurm
@@ -68,13 +68,14 @@ def _out_dir(out: str | None) -> Path | None:
     return directory
 
 
-def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | None, db: str | None,
+def _launch(ctx: click.Context, tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | None, db: str | None,
             timeout: float | None, json_file: str | None, args: list[str], *, quiet: bool = False,
             repeat: int = 1, stamp_env: str | None = None, each=None, where: Placement = Placement(),
             launcher: str | None = None, srun_mpi: str | None = None):
     """Launch the tool `repeat` times, each a stored run; yield (run_id, outcome, records, db path) per launch.
 
-    Stops after a launch that did not complete (it is stored, with why).
+    Stops after a launch that did not complete (it is stored, with why), and exits after one whose
+    input the core refused (nothing stored), as `mpimark run` does.
     """
     impl = mpi.find(mpi_name, mpi_prefix)
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)
@@ -90,6 +91,7 @@ def _launch(tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | N
             run_id, outcome = recording.run_stored(store, impl, processes, core, tool, args, json_path,
                                                    timeout=timeout, quiet=quiet, stamp_env=stamp_env, placement=where,
                                                    srun=srun)
+            recording.refuse_bad_input(ctx, store, run_id, outcome)
             records = store.records(run_id)
             if each is not None:
                 each(index, run_id, outcome)
@@ -134,8 +136,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy",
         "-out": "use --out DIR (the files are DIR/b_eff.*)", "-f": "use --out DIR (the files are DIR/b_eff.*)",
         "-help": "runs no benchmark; ask the core itself: \"$(mpimark build)\" beff -help"})
-    if processes < 2:
-        raise click.UsageError("b_eff needs at least 2 processes (-n 2 or more)")
+    preflight.refuse_too_few({"b_eff": 2}, processes)
     if mem_mb is not None:
         if "-mem" in (w.lower() for w in args):
             raise click.UsageError("give --mem-per-proc or -mem, not both")
@@ -143,7 +144,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
     directory = _out_dir(out)
     prefix = directory / BEFF_PREFIX
     args += ["-out", str(prefix)]
-    for run_id, outcome, records, db_path in _launch("beff", processes, mpi_name, mpi_prefix, db, timeout,
+    for run_id, outcome, records, db_path in _launch(ctx, "beff", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=quiet, where=where, launcher=launcher,
                                                       srun_mpi=srun_mpi):
         note(f"stored as run {run_id} in {tilde(db_path)}")
@@ -180,8 +181,9 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
     where = placement(placement_params, [processes])
     args = _refuse(words, {
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy"})
+    preflight.check_processes("mpibench", args, [processes])
     directory = _out_dir(out)
-    for run_id, outcome, records, db_path in _launch("mpibench", processes, mpi_name, mpi_prefix, db, timeout,
+    for run_id, outcome, records, db_path in _launch(ctx, "mpibench", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=quiet, where=where, launcher=launcher,
                                                       srun_mpi=srun_mpi):
         note(f"stored as run {run_id} in {tilde(db_path)}")
@@ -243,7 +245,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     launches, ids, exits = [], [], []
     failed = None
     db_path = None
-    for run_id, outcome, records, db_path in _launch("startup", processes, mpi_name, mpi_prefix, db, timeout,
+    for run_id, outcome, records, db_path in _launch(ctx, "startup", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=not verbose, repeat=repeat,
                                                       stamp_env=LAUNCH_ENV, each=progress, where=where, launcher=launcher,
                                                       srun_mpi=srun_mpi):

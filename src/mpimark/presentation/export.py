@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from mpimark.presentation import imb_text, tools
 from mpimark.presentation.cells import csv_writer
@@ -169,4 +169,30 @@ FORMATS: dict[str, Callable[[RunRow, list[dict]], str]] = {
 
 def export(row: RunRow, records: list[dict], fmt: str) -> str:
     return FORMATS[fmt](row, records)
+
+
+def streams(row: RunRow, run: dict | None, fmt: str) -> bool:
+    """Whether export_chunks writes this run in this format (JSON Lines, and IMB text of an IMB suite)."""
+    return fmt == "json" or (fmt == "imb" and tools.module_for([run] if run else [], row.suite) is None)
+
+
+def export_chunks(run: dict | None, records: Iterable[dict], fmt: str) -> Iterator[str]:
+    """export() piece by piece from records read once, for a run of any size (where streams() says so)."""
+    if fmt == "json":
+        for record in records:
+            yield core_json(record) + "\n"
+        return
+    ended = False
+
+    def noting_the_end(items: Iterable[dict]) -> Iterator[dict]:
+        nonlocal ended
+        for record in items:
+            ended = ended or record["type"] == "end"
+            yield record
+
+    if run:
+        yield imb_text.header(run)
+    yield from imb_text.table_chunks(noting_the_end(records), run)
+    if ended:
+        yield imb_text.CLOSING
 

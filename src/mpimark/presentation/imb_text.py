@@ -9,6 +9,7 @@ the stream's 12 significant digits rather than from the core's doubles.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -273,47 +274,55 @@ def _row(table: _Table, result: dict, guide: bool = False) -> str:
     return "".join(out) + "\n"
 
 
-def _first_result(records: list[dict], index: int) -> dict:
-    """The first result of the table that the benchmark_start event at index opens ({} if none)."""
-    for record in records[index + 1:]:
-        if record["type"] == "event" and record.get("kind") in ("benchmark_start", "invalid_process_count"):
-            return {}
-        if record["type"] == "result":
-            return record
-    return {}
+def table_chunks(records: Iterable[dict], run: dict | None) -> Iterator[str]:
+    """tables() piece by piece from records in arrival order, read once: a run of any size in bounded memory.
 
-
-def tables(records: list[dict]) -> str:
-    """The table blocks (and invalid-process-count lines), in the order the core wrote them."""
-    run = next((r for r in records if r["type"] == "run"), None)
-    if (run or {}).get("suite") in imb_programs.SUITES:
-        return imb_programs.tables(records)
+    run is the run's run record (None for imports of other suites' text).
+    """
+    if (run or {}).get("suite") in imb_programs.SUITES:  # IMB-P2P's and IMB-MT's own layouts
+        yield imb_programs.tables(list(records))
+        return
     run_multi = _options(run).get("multi")
     run_suite = (run or {}).get("suite")
-    facts = catalog(records)
-    out: list[str] = []
+    guide = _options(run).get("imb_compat") == "guide"
+    facts = catalog([run] if run else None)
     current: _Table | None = None
-    for index, record in enumerate(records):
+    opened: dict | None = None  # a benchmark_start event whose table waits for its first result
+
+    def head(first: dict) -> str:
+        nonlocal current
+        # The event names the mode (cores from 0.1.0 on); else the table's first result does.
+        mode = opened["mode"] if "mode" in opened else first.get("mode")
+        current = _Table(opened["benchmark"], opened["processes"], opened.get("groups", 1), run_multi,
+                         first.get("suite") or run_suite, mode, facts)
+        return _table_head(current, run)
+
+    for record in records:
         kind = record["type"]
+        starts = kind == "event" and record.get("kind") in ("benchmark_start", "invalid_process_count")
+        if opened is not None and (starts or kind == "result"):
+            yield head(record if kind == "result" else {})
+            opened = None
         if kind == "event" and record.get("kind") == "benchmark_start":
-            # The event names the mode (cores from 0.1.0 on); else the table's first result does.
-            first = _first_result(records, index)
-            mode = record["mode"] if "mode" in record else first.get("mode")
-            current = _Table(record["benchmark"], record["processes"], record.get("groups", 1), run_multi,
-                             first.get("suite") or run_suite, mode, facts)
-            out.append(_table_head(current, run))
+            opened = record
         elif kind == "event" and record.get("kind") == "invalid_process_count":
-            out.append(f"\n# !! Benchmark {record['benchmark']} invalid for {record['processes']} processes !! \n\n")
+            yield f"\n# !! Benchmark {record['benchmark']} invalid for {record['processes']} processes !! \n\n"
         elif kind == "event" and record.get("level") == "warning" and record.get("kind") in SELFCHECK_KINDS:
-            out.append(f"# mpimark warning: {record['message']}\n")  # where the core prints it
+            yield f"# mpimark warning: {record['message']}\n"  # where the core prints it
         elif kind == "result":
             table = _Table(record["benchmark"], record["processes"], record["groups"], record["multi"],
                            record.get("suite") or run_suite, record.get("mode"), facts)
             if table != current:  # no benchmark_start event before it (e.g. records built by hand)
                 current = table
-                out.append(_table_head(current, run))
-            out.append(_row(current, record, _options(run).get("imb_compat") == "guide"))
-    return "".join(out)
+                yield _table_head(current, run)
+            yield _row(current, record, guide)
+    if opened is not None:
+        yield head({})
+
+
+def tables(records: list[dict]) -> str:
+    """The table blocks (and invalid-process-count lines), in the order the core wrote them."""
+    return "".join(table_chunks(records, next((r for r in records if r["type"] == "run"), None)))
 
 
 def imb_text(records: list[dict]) -> str:

@@ -9,6 +9,7 @@ one implementation, possibly over several runs (process counts, launches).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from mpimark.storage import studies
 from mpimark.records.mpi_library import label as library_label
@@ -25,8 +26,9 @@ class LoadedRun:
         """The core's run record (None for imported runs and runs killed before it)."""
         return next((r for r in self.records if r["type"] == "run"), None)
 
-    @property
+    @cached_property
     def results(self) -> list[dict]:
+        """Found once: report and compare ask for them per benchmark, and a run may hold 10^6."""
         return [r for r in self.records if r["type"] == "result"]
 
 
@@ -40,7 +42,7 @@ class Series:
     def implementation(self) -> str:
         return self.family or self.label
 
-    @property
+    @cached_property
     def results(self) -> list[dict]:
         return [r for run in self.runs for r in run.results]
 

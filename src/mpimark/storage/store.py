@@ -16,8 +16,9 @@ import json
 import os
 import socket
 import sqlite3
+import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -315,6 +316,18 @@ def _loads(text: str | None):
     return None if text is None else json.loads(text)
 
 
+def _shared(obj: dict) -> dict:
+    """A decoded object whose keys and short strings are shared with every other record's.
+
+    json.loads makes new key strings for every record; a run of 10^6 results
+    held at once (report, compare) took three times the memory for them."""
+    return {sys.intern(k): sys.intern(v) if type(v) is str and len(v) <= 64 else v for k, v in obj.items()}
+
+
+def _record(text: str) -> dict:
+    return json.loads(text, object_hook=_shared)
+
+
 def _nodes(run_record: dict) -> tuple[int | None, str | None]:
     """(nodes, ranks per node as JSON) of a run record; a core that predates them on one host: (1, [N])."""
     per_node = run_record.get("ranks_per_node")
@@ -536,12 +549,12 @@ class Store:
             )
             return int(cursor.lastrowid)
 
-    def add_run(self, *, records: list[dict], status: str, message: str | None, **meta) -> int:
+    def add_run(self, *, records: Iterable[dict], status: str, message: str | None, **meta) -> int:
         """A whole run in one transaction (begin_run's meta, the records, the final status): all or nothing.
 
         For imports: an mpimark killed half way leaves no run behind, rather than a 'running' one.
+        records may be a generator: each is stored as it comes, none kept.
         """
-        texts = []
         with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
@@ -551,9 +564,14 @@ class Store:
                  _dumps(steering_environment(meta.get("environment") or {})),
                  None if meta.get("placement") is None else _dumps(dict(meta["placement"]))))
             run_id = int(cursor.lastrowid)
+            # The run is new and ours alone: its seq and record flags are counted here, not read per record.
+            seq, run_seq, end_seq = 0, None, None
             for record in records:
-                texts.append(self._record_text(run_id, record))
-                self._add(conn, run_id, record, texts[-1])
+                self._add(conn, run_id, record, self._record_text(run_id, record), (seq, run_seq, end_seq))
+                run_seq = seq if record["type"] == "run" else run_seq
+                end_seq = seq if record["type"] == "end" else end_seq
+                seq += 1
+            conn.execute("UPDATE runs SET record_count = ? WHERE id = ?", (seq, run_id))
             if status not in FINAL_STATUSES:
                 raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
@@ -575,9 +593,12 @@ class Store:
         except (TypeError, ValueError) as exc:
             raise StoreError(f"cannot store a {kind} record of run {run_id}: {exc}") from None
 
-    def _add(self, conn: sqlite3.Connection, run_id: int, record: dict, text: str) -> None:
+    def _add(self, conn: sqlite3.Connection, run_id: int, record: dict, text: str,
+             state: tuple[int, int | None, int | None] | None = None) -> None:
+        """state: the run's (record_count, run_seq, end_seq) when the caller keeps them (add_run), which
+        then also sets record_count; else they are read and record_count counted here."""
         kind = record["type"]
-        seq, run_seq, end_seq = self._require_run(conn, run_id)
+        seq, run_seq, end_seq = state if state is not None else self._require_run(conn, run_id)
         if (kind == "run" and run_seq is not None) or (kind == "end" and end_seq is not None):
             raise StoreError(f"run {run_id} already has its {kind} record")
         if kind == "run":
@@ -604,7 +625,8 @@ class Store:
             _insert(conn, "results", run_id, seq, columns, text)
         else:
             _insert(conn, "events", run_id, seq, {field: record.get(field) for field in EVENT_FIELDS}, text)
-        conn.execute("UPDATE runs SET record_count = record_count + 1 WHERE id = ?", (run_id,))
+        if state is None:
+            conn.execute("UPDATE runs SET record_count = record_count + 1 WHERE id = ?", (run_id,))
 
     def finish_run(self, run_id: int, status: str, message: str | None = None) -> None:
         if status not in FINAL_STATUSES:
@@ -739,17 +761,39 @@ class Store:
             raise StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
         return self._run_row(row)
 
+    _RECORDS_QUERY = (
+        "SELECT seq, record FROM results WHERE run_id = :id"
+        " UNION ALL SELECT seq, record FROM events WHERE run_id = :id"
+        " UNION ALL SELECT run_seq, run_record FROM runs WHERE id = :id AND run_record IS NOT NULL"
+        " UNION ALL SELECT end_seq, end_record FROM runs WHERE id = :id AND end_record IS NOT NULL"
+        " ORDER BY 1")
+
     def records(self, run_id: int) -> list[dict]:
         """Every record of the run as added, in arrival order."""
         with self._guard():
             conn = self._connection()
             self._require_run(conn, run_id)
-            rows = conn.execute(
-                "SELECT seq, record FROM results WHERE run_id = :id"
-                " UNION ALL SELECT seq, record FROM events WHERE run_id = :id"
-                " UNION ALL SELECT run_seq, run_record FROM runs WHERE id = :id AND run_record IS NOT NULL"
-                " UNION ALL SELECT end_seq, end_record FROM runs WHERE id = :id AND end_record IS NOT NULL"
-                " ORDER BY 1",
-                {"id": run_id},
-            ).fetchall()
-        return [json.loads(text) for _, text in rows]
+            rows = conn.execute(self._RECORDS_QUERY, {"id": run_id}).fetchall()
+        return [_record(text) for _, text in rows]
+
+    def iter_records(self, run_id: int) -> Iterator[dict]:
+        """records(), one at a time as SQLite reads them: a run of any size in bounded memory.
+
+        Consume it before the next call on this store (it holds the connection's cursor)."""
+        with self._guard():
+            conn = self._connection()
+            self._require_run(conn, run_id)
+            cursor = conn.execute(self._RECORDS_QUERY, {"id": run_id})
+        while True:
+            with self._guard():
+                rows = cursor.fetchmany(1000)
+            if not rows:
+                return
+            for _, text in rows:
+                yield json.loads(text)  # one at a time: nothing to share keys with
+
+    def run_record(self, run_id: int) -> dict | None:
+        """The run's run record (the stream's first), None if it has none (imports of other suites' text)."""
+        with self._guard():
+            row = self._connection().execute("SELECT run_record FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return None if row is None else _loads(row[0])

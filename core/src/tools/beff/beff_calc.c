@@ -180,3 +180,10 @@ double beff_pingpong_latency(double b1, long all_msg, int sr_count) {
   if (!(b1 > 0) || sr_count < 1) return NAN;
   return (double)all_msg / (b1 * sr_count);
 }
+
+int beff_plot_extra_patterns(int first_extra, int pingpong, int n_pat, int out[BEFF_PLOT_EXTRA]) {
+  int n = 0;
+  for (int p = first_extra; p < n_pat && n < BEFF_PLOT_EXTRA; p++)
+    if (p != pingpong) out[n++] = p;
+  return n;
+}

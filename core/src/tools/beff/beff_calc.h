@@ -95,4 +95,17 @@ int beff_analyse(const beff_input_t *in, beff_analysis_t *a);
  * (b1 * sr_count) seconds, i.e. half a round trip; bandwidth = bmax. */
 double beff_pingpong_latency(double b1, long all_msg, int sr_count);
 
+/* The reported-only patterns that the .plot file's "additional" blocks show,
+ * as the original b_eff 3.6 writes them: its gnuplot figure has nine curves,
+ * patterns 36-38 and 40-45 with 30 random patterns, i.e. the first ten
+ * patterns after the random ones less the fourth. The fourth is the "one
+ * PingPong Pair", measured with MPI_Sendrecv only and reported as ping-pong
+ * latency and bandwidth; patterns after the tenth (46-47 at 4 processes, the
+ * 3-dim cyclic y and all) do not fit the nine curves. first_extra is the
+ * first pattern after the random ones, pingpong the ping-pong pair's index,
+ * n_pat the number of patterns. Writes the pattern indices to out and
+ * returns how many (fewer only when fewer patterns exist). */
+#define BEFF_PLOT_EXTRA 9
+int beff_plot_extra_patterns(int first_extra, int pingpong, int n_pat, int out[BEFF_PLOT_EXTRA]);
+
 #endif

@@ -38,7 +38,7 @@ static void usage(FILE *f) {
     "                   (-short and -test results are tagged b_effSHORT / b_effTEST: not official)\n"
     "  -noshortlasttwo  always measure the two largest lengths with every method and repetition\n"
     "  -seed N          seed of the random patterns (default: the time)\n"
-    "  -yrange MIN:MAX  y range of the gnuplot script, e.g. 0.01:10000 (default: autoscale)\n"
+    "  -yrange MIN:MAX  y range of the gnuplot script, e.g. 0.01:10000 or [0.01:10000] (default: autoscale)\n"
     "  -help            this text\n");
 }
 
@@ -84,13 +84,17 @@ static int parse_args(beff_t *s, int argc, char **argv, char *err) {
         }
         s->seed = (unsigned long long)seed;
       } else {
+        /* MIN:MAX, or [MIN:MAX] as the original's help writes it. */
         double lo, hi;
         char tail;
-        if (sscanf(v, "%lf:%lf%c", &lo, &hi, &tail) != 2 || !(lo > 0) || !(hi > lo)) {
-          snprintf(err, ERR_LEN, "-yrange '%s' is not MIN:MAX with 0 < MIN < MAX, e.g. 0.01:10000", v);
+        int n = -1, bracketed = v[0] == '[';
+        if (bracketed) sscanf(v, "[%lf:%lf]%n", &lo, &hi, &n);
+        else sscanf(v, "%lf:%lf%n", &lo, &hi, &n);
+        if (n < 0 || sscanf(v + n, "%c", &tail) == 1 || !(lo > 0) || !(hi > lo) || !isfinite(hi)) {
+          snprintf(err, ERR_LEN, "-yrange '%s' is not MIN:MAX or [MIN:MAX] with 0 < MIN < MAX, e.g. 0.01:10000", v);
           return -1;
         }
-        snprintf(s->yrange, sizeof(s->yrange), "%s", v);
+        snprintf(s->yrange, sizeof(s->yrange), "%.*s", bracketed ? n - 2 : n, v + bracketed);
       }
       continue;
     }

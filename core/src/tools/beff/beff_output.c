@@ -434,8 +434,10 @@ static void write_plot(const beff_t *s, FILE *f) {
              "# message length in bytes. Blocks are separated by two blank lines (gnuplot 'index').\n", MPIMARK_VERSION);
   fprintf(f, "# ring & random columns: L, p%02d..p%02d (rings), worst random, logavg random, best random\n",
           s->first_ring, s->first_ring + BEFF_RINGS - 1);
-  fprintf(f, "# additional columns: L,");
-  for (int p = s->first_extra; p < s->n_pat; p++) fprintf(f, " p%02d=%s%s", p, s->pat[p].label, p + 1 < s->n_pat ? "," : "\n");
+  int extra[BEFF_PLOT_EXTRA], n_extra = beff_plot_extra_patterns(s->first_extra, s->pingpong_pat, s->n_pat, extra);
+  fprintf(f, "# additional columns (the original's: the ping-pong pair and patterns after the ninth curve are in\n"
+             "# .prot and .short): L,");
+  for (int k = 0; k < n_extra; k++) fprintf(f, " p%02d=%s%s", extra[k], s->pat[extra[k]].label, k + 1 < n_extra ? "," : "\n");
   int block = 0;
   for (int m = 0; m <= BEFF_METHODS; m++) {
     const char *name = m < BEFF_METHODS ? beff_method_name[m] : "best";
@@ -456,8 +458,10 @@ static void write_plot(const beff_t *s, FILE *f) {
     block++;
     for (int msg = 0; msg < lengths; msg++) {
       fprintf(f, "%10lld", s->len[msg]);
-      for (int p = s->first_extra; p < s->n_pat; p++)
+      for (int k = 0; k < n_extra; k++) {
+        int p = extra[k];
         fprintf(f, " %9.3f", per_proc(s, m < BEFF_METHODS ? a->pat_msg_mthd[p][msg][m] : a->pat_msg[p][msg]));
+      }
       fprintf(f, "\n");
     }
   }
@@ -493,6 +497,7 @@ static void write_gps(const beff_t *s, FILE *f) {
   fprintf(f, "set xlabel 'message length per process [Byte]'\nset ylabel 'bandwidth per process [MB/s]'\n");
   if (s->yrange[0]) fprintf(f, "set yrange [%s]\n", s->yrange);
   fprintf(f, "\n");
+  int extra[BEFF_PLOT_EXTRA], n_extra = beff_plot_extra_patterns(s->first_extra, s->pingpong_pat, s->n_pat, extra);
   int fig = 0;
   for (int m = 0; m <= BEFF_METHODS; m++) {
     const char *name = m < BEFF_METHODS ? beff_method_name[m] : "Best transfer method";
@@ -505,9 +510,9 @@ static void write_gps(const beff_t *s, FILE *f) {
     fprintf(f, "     '%s.plot' index %d using 1:10 title 'best random' with linespoints\n\n", base, 2 * m);
     fig++;
     fprintf(f, "set output '%s_fig%d.png'\nset title '%s, additional patterns'\nplot", base, fig, name);
-    for (int p = s->first_extra; p < s->n_pat; p++)
-      fprintf(f, "%s '%s.plot' index %d using 1:%d title '%s' with linespoints", p > s->first_extra ? ",\\\n    " : "",
-              base, 2 * m + 1, p - s->first_extra + 2, s->pat[p].label);
+    for (int k = 0; k < n_extra; k++)
+      fprintf(f, "%s '%s.plot' index %d using 1:%d title '%s' with linespoints", k ? ",\\\n    " : "", base, 2 * m + 1,
+              k + 2, s->pat[extra[k]].label);
     fprintf(f, "\n\n");
     fig++;
   }

@@ -15,7 +15,6 @@
 typedef struct {
   size_t start, stop, mem_limit;
   long iters;
-  int iters_set;
   double time_limit_us;
   int time_set;
   int ndims, partsize;
@@ -39,6 +38,13 @@ typedef struct {
   size_t host_len;
   size_t buffer_bytes;        /* the "Message buffers (KB)" line */
 } mpib_run_t;
+
+/* Whether -C checks every call of d inside the timing, as mpiBench: not for
+ * the reductions, which mpiBench never checks (they get the one untimed call
+ * after the loop that -c gives), nor for Barrier, which moves no data. */
+static inline int mpib_checks_every_call(const bench_desc *d, int check_every) {
+  return check_every && d->verify && !(d->flags & BF_REDUCTION);
+}
 
 /* mpiBench's lines on stdout: the header, one line per result, the end. */
 reporter_t *mpibench_text_reporter(const mpib_run_t *run);

@@ -1,8 +1,9 @@
 """Other suites' text output (IMB, OSU Micro-Benchmarks, mpiBench), and the core's own stream, as stored runs.
 
-parse_file() reads and checks a whole file and returns its records, or
-raises ImportFormatError naming file and line; nothing is stored until every
-file of an import has parsed (the CLI parses all, then stores all). Each
+parse_file() reads and checks a whole file and returns how to read its
+records again (Parsed.rows), or raises ImportFormatError naming file and
+line; nothing is stored until every file of an import has parsed (the CLI
+parses all, then stores all, streaming the records into the database). Each
 file becomes one run (suite `imported:<format>`) holding an `import` event,
 which says where the records came from and what the file's header said,
 and the result records. There is no `run` record: its fields (timer
@@ -14,7 +15,9 @@ is stored as it is, with its run record: see jsonl.py.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from mpimark.storage.importers import imb, jsonl, mpibench, osu
@@ -32,6 +35,9 @@ _SIGNS = (
 )
 
 __all__ = ["FORMATS", "ImportFormatError", "Parsed", "detect", "parse_file", "store_parsed"]
+
+
+HEAD_BYTES = 1 << 16  # what detect() looks at: every format says what it is near the top
 
 
 def detect(path: Path, text: str) -> str:
@@ -54,24 +60,57 @@ def _read(path: Path) -> str:
         raise fail(path, None, f"cannot read: {exc.strerror or exc}") from None
 
 
+def _head(path: Path) -> str:
+    """The first HEAD_BYTES of the file as text (a character cut at the end is dropped)."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(HEAD_BYTES)
+    except OSError as exc:
+        raise fail(path, None, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if len(data) == HEAD_BYTES and exc.start >= len(data) - 3:
+            return data[:exc.start].decode("utf-8")
+        raise fail(path, None, f"not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+
+
+def _lines(path: Path) -> Iterator[str]:
+    """The file's lines, read as they are needed (a file of any size takes a buffer's worth of memory)."""
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            yield from f
+    except UnicodeDecodeError as exc:
+        raise fail(path, None, f"not a UTF-8 text file ({exc.reason})") from None
+    except OSError as exc:
+        raise fail(path, None, f"cannot read: {exc.strerror or exc}") from None
+
+
 def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None) -> Parsed | jsonl.Stream:
-    """The records of one file; processes is the count for outputs that do not print it (OSU collectives)."""
+    """The records of one file; processes is the count for outputs that do not print it (OSU collectives).
+
+    IMB text is read as a stream (twice: checked now, its rows again when stored); the other formats,
+    whose outputs are small, are read whole.
+    """
     path = Path(path)
-    text = _read(path)
     if fmt == "auto":
-        fmt = detect(path, text)
+        fmt = detect(path, _head(path))
+    if fmt == "imb":
+        parsed = imb.parse(path, lambda: _lines(path))
+        if not parsed.count:
+            raise fail(path, None, f"{FORMAT_NAMES[fmt]} output without a single result row")
+        return parsed
+    text = _read(path)
     if fmt == "jsonl":
         return jsonl.parse(path, text)
     lines = text.splitlines()
-    if fmt == "imb":
-        parsed = imb.parse(path, lines)
-    elif fmt == "osu":
+    if fmt == "osu":
         parsed = osu.parse(path, lines, processes)
     elif fmt == "mpibench":
         parsed = mpibench.parse(path, lines, processes)
     else:
         raise ValueError(f"unknown import format {fmt!r}")
-    if not parsed.results:
+    if not parsed.count:
         raise fail(path, None, f"{FORMAT_NAMES[fmt]} output without a single result row")
     return parsed
 
@@ -79,7 +118,7 @@ def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None
 def import_event(parsed: Parsed) -> dict:
     """The event that says where a run's records came from (and what the importer assumed)."""
     header = "; ".join(f"{k}: {v}" for k, v in parsed.source.items())
-    message = f"imported {len(parsed.results)} results from {parsed.path} ({FORMAT_NAMES[parsed.fmt]}"
+    message = f"imported {parsed.count} results from {parsed.path} ({FORMAT_NAMES[parsed.fmt]}"
     message += f"; {header})" if header else ")"
     if parsed.notes:
         message += "; " + "; ".join(parsed.notes)
@@ -101,5 +140,5 @@ def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | No
     message = f"imported from {parsed.path}" + (f"; {parsed.incomplete}" if parsed.incomplete else "")
     return store.add_run(
         launch_command=parsed.command_line, environment={}, mpi_name=mpi_name, mpi_prefix=None,
-        requested_processes=max(r["processes"] for r in parsed.results), suite=f"imported:{parsed.fmt}",
-        records=[import_event(parsed), *parsed.results], status=parsed.status, message=message)
+        requested_processes=parsed.max_processes, suite=f"imported:{parsed.fmt}",
+        records=itertools.chain([import_event(parsed)], parsed.rows()), status=parsed.status, message=message)

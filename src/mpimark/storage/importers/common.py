@@ -10,6 +10,7 @@ and an empty samples_ns: no samples were kept.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,15 +35,34 @@ def fail(path: Path, line: int | None, reason: str) -> ImportFormatError:
 
 @dataclass
 class Parsed:
-    """One imported file: its result records and what its header said."""
+    """One imported file, read and checked: how to read its result records again, and what its header said.
+
+    The records are not kept: rows() reads them from the file again, one at a
+    time, so a file of any size is stored with bounded memory (importers/imb.py
+    streams; the smaller formats keep a list, Parsed.of).
+    """
 
     path: Path
     fmt: str  # imb, osu, mpibench
-    results: list[dict]
+    rows: Callable[[], Iterator[dict]]  # the result records, in file order, on every call
+    count: int  # how many rows() gives
+    max_processes: int
     source: dict = field(default_factory=dict)  # tool, version, date, hosts, ... as the file says
     command_line: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # assumptions the importer had to make
     incomplete: str | None = None  # why the file holds less than a whole run (stored as incomplete), or None
+    warnings: list[str] = field(default_factory=list)  # what the user should hear at once (also in notes)
+
+    @classmethod
+    def of(cls, path: Path, fmt: str, results: list[dict], source: dict | None = None, **more) -> Parsed:
+        """A file whose records were read into a list."""
+        return cls(path, fmt, lambda: iter(results), len(results),
+                   max((r["processes"] for r in results), default=0), source or {}, **more)
+
+    @property
+    def results(self) -> list[dict]:
+        """Every record at once (small files, tests); storing goes through rows()."""
+        return list(self.rows())
 
     @property
     def status(self) -> str:

@@ -11,7 +11,8 @@ could not measure say so in words (time-out, out-of-mem, int-overflow).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mpimark.records.benchmarks import BenchmarkClass, UnknownBenchmark
@@ -56,6 +57,7 @@ WINDOW = re.compile(r"^#\s*window_size\s*=\s*(\d+)")
 GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups? of (\d+) process")
 MODE = re.compile(r"^#\s*MODE:\s*(\S+)")
 VERSION = re.compile(r"(?:Benchmarks?|Suite)\s+V?(\d+)")
+NUMERIC = re.compile(r"[-+.\deE]+")
 NEEDED = re.compile(r"needed X=\s*([\d.]+)\s*GB")
 
 
@@ -73,9 +75,8 @@ class _Table:
     groups: int = 1
     mode: str | None = None
     columns: list[str] | None = None
-    grid: str | None = None  # IMB-P2P's stencils
-    threads: int | None = None  # IMB-MT
-    window: int | None = None  # IMB-MT's UniBandMT, BiBandMT
+    datatype: str | None = None  # of its rows, once the first row is read
+    extra: dict = field(default_factory=dict)  # fields every row of the table carries (grid, threads, ...)
 
 
 def _suite(part: str | None) -> str:
@@ -83,23 +84,29 @@ def _suite(part: str | None) -> str:
     return re.sub(r"^imb|[^a-z0-9]", "", part.lower()) if part else "mpi1"
 
 
-def _header_facts(lines: list[str]) -> tuple[dict, list[str], str | None]:
+def _header_facts(lines: Iterable[str]) -> tuple[dict, list[str], str | None]:
     """The header block (before the first table): facts, the calling sequence, the suite part."""
     facts: dict[str, str] = {}
     command: list[str] = []
     part = None
-    for index, raw in enumerate(lines):
+    calling = 0  # lines still to look at for the calling sequence, which follows its title
+    for raw in lines:
         line = raw.rstrip()
         if BENCHMARKING.match(line):
             break
+        if calling:
+            calling -= 1
+            if line.strip() not in ("", "#"):
+                calling = 0
+                if line.strip().startswith("#"):
+                    command = line.strip().lstrip("#").split()
+            continue
         tool = TOOL.match(line)
         if tool:
             facts["tool"], part = tool.group(1).strip(), tool.group(2)
             continue
         if line.startswith("# Calling sequence was"):
-            following = [x.strip() for x in lines[index + 1:index + 4] if x.strip() not in ("", "#")]
-            if following and following[0].startswith("#"):
-                command = following[0].lstrip("#").split()
+            calling = 3
             continue
         field_ = HEADER_FIELD.match(line)
         if field_ and field_.group(1).strip() in FACTS:
@@ -128,32 +135,100 @@ def _multi_run(command: list[str]) -> int | None:
 
 
 def _failure(words: list[str], line: str) -> str | None:
-    return next((status for text, status in FAILURES.items() if text in line), None) \
-        if any(not re.fullmatch(r"[-+.\deE]+", w) for w in words) else None
+    # The words first looked for in the line: most rows are numbers only, and a regex per word is slow.
+    status = next((status for text, status in FAILURES.items() if text in line), None)
+    return status if status and any(not NUMERIC.fullmatch(w) for w in words) else None
 
 
 FINALIZE = "# All processes entering MPI_Finalize"  # IMB's last line, also in mpimark's IMB text of an ended run
 
 
-def parse(path: Path, lines: list[str]) -> Parsed:
-    facts, command, part = _header_facts(lines)
+@dataclass
+class _Context:
+    """What the header says about every row."""
+
+    suite: str
+    data_type: str
+    red_type: str
+    mega: float
+    multi_run: int | None
+
+
+@dataclass
+class _Tally:
+    """What the rows showed, counted as they go by."""
+
+    results: int = 0
+    skipped: int = 0  # rows IMB could not measure
+    max_processes: int = 0
+    tables: int = 0
+    headers: int = 0  # IMB's title lines ("# Intel(R) MPI Benchmarks ..., MPI-1 part")
+    closings: int = 0  # FINALIZE lines
+
+
+def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Parsed:
+    """Read and check the whole file once, keeping only counts; the Parsed reads the rows again when stored.
+
+    lines() gives the file's lines from the start on every call.
+    """
+    facts, command, part = _header_facts(lines())
     notes: list[str] = []
-    mega = _mega_factor(facts, notes)
-    multi_run = _multi_run(command)
     suite = _suite(part)
-    data_type = facts.get("MPI_Datatype", "MPI_BYTE").split()[0] if facts.get("MPI_Datatype") else "MPI_BYTE"
+    data_type = (facts.get("MPI_Datatype") or "MPI_BYTE").split()[0]
     red_type = (facts.get("MPI_Datatype for reductions") or "MPI_FLOAT").split()[0]
     if suite == "mt":  # IMB-MT moves -datatype (int, or char) in every benchmark and prints no datatype line
         data_type = red_type = "MPI_CHAR" if _option(command, "-datatype") == "char" else "MPI_INT"
-    results: list[dict] = []
+    context = _Context(suite=suite, mega=_mega_factor(facts, notes), multi_run=_multi_run(command),
+                       data_type=data_type, red_type=red_type)
+    tally = _Tally()
+    for _ in _rows(path, lines(), context, tally):
+        pass
+    if not tally.tables:
+        raise fail(path, None, "no IMB table in the file (no '# Benchmarking' line)")
+    source = {k: v for k, v in facts.items() if v}
+    warnings = []
+    runs = max(tally.headers, tally.closings)
+    if runs > 1:  # cat run1.txt run2.txt > all.txt
+        warnings.append(f"the file looks like {runs} runs one after another ({tally.headers} IMB headers, "
+                        f"{tally.closings} '{FINALIZE}' lines), stored as one run; split the file to keep them "
+                        "apart")
+    return Parsed(path, "imb", lambda: _rows(path, lines(), context, _Tally()), tally.results, tally.max_processes,
+                  source, command, [*notes, *warnings], _incomplete(tally, suite), warnings)
+
+
+def _rows(path: Path, lines: Iterable[str], context: _Context, tally: _Tally) -> Iterator[dict]:
+    """The result records of the file's lines, one at a time, counted in tally; ImportFormatError on a bad line."""
     table: _Table | None = None
-    tables = 0
     for number_, raw in enumerate(lines, start=1):
         line = _unit(raw.rstrip("\r\n"))
         text = line.strip()
         if not text:
             continue
+        comment = text.startswith("#")
+        if comment and not text.startswith(("#bytes", "#repetitions")):  # not a column header
+            if match := BENCHMARKING.match(text):
+                table = _Table(match.group(2), bool(match.group(1)), number_)
+                if match.group(3):
+                    table.extra["grid"] = match.group(3)
+                tally.tables += 1
+            elif table is not None and (match := PROCESSES.match(text)):
+                table.processes = int(match.group(1))
+                if match.group(2):
+                    table.extra["threads"] = int(match.group(2))
+            elif table is not None and (match := WINDOW.match(text)):
+                table.extra["window_size"] = int(match.group(1))
+            elif table is not None and (match := GROUPS.match(text)):
+                table.groups, table.processes = int(match.group(1)), int(match.group(2))
+            elif table is not None and (match := MODE.match(text)):
+                table.mode = match.group(1).lower()
+            elif text == FINALIZE:
+                tally.closings += 1
+            elif TOOL.match(line):
+                tally.headers += 1
+            continue  # every other '#' line is a comment
         words = text.split()
+        if comment and not all(w in COLUMNS for w in words):
+            continue
         if all(w in COLUMNS for w in words):  # a column header ("#bytes ...", "Group #bytes ...")
             if table is None:
                 raise fail(path, number_, "column header before any '# Benchmarking' line")
@@ -162,57 +237,50 @@ def parse(path: Path, lines: list[str]) -> Parsed:
                                           "'# #processes = N' or '( G groups of N processes )' line")
             table.columns = words
             continue
-        if text.startswith("#"):
-            match = BENCHMARKING.match(text)
-            if match:
-                table = _Table(match.group(2), bool(match.group(1)), number_, grid=match.group(3))
-                tables += 1
-            elif table is not None and (match := PROCESSES.match(text)):
-                table.processes = int(match.group(1))
-                table.threads = int(match.group(2)) if match.group(2) else None
-            elif table is not None and (match := WINDOW.match(text)):
-                table.window = int(match.group(1))
-            elif table is not None and (match := GROUPS.match(text)):
-                table.groups, table.processes = int(match.group(1)), int(match.group(2))
-            elif table is not None and (match := MODE.match(text)):
-                table.mode = match.group(1).lower()
-            continue  # every other '#' line is a comment
         if table is None:
             raise fail(path, number_, "data row before any '# Benchmarking' table header")
         if table.columns is None:
             raise fail(path, number_, f"data row before the column header of table {table.name!r} "
                                       f"(line {table.line}): missing '#bytes #repetitions ...' line")
-        results.append(_row(path, number_, text, table, suite, data_type, red_type, mega, multi_run))
-    if not tables:
-        raise fail(path, None, "no IMB table in the file (no '# Benchmarking' line)")
-    source = {k: v for k, v in facts.items() if v}
-    runs = sum(line.strip() == FINALIZE for line in lines)
-    if runs > 1:  # cat run1.txt run2.txt > all.txt
-        notes.append(f"the file holds {runs} runs one after another ({runs} '{FINALIZE}' lines), stored as one "
-                     "run; split the file to keep them apart")
-    return Parsed(path, "imb", results, source, command, notes, _incomplete(lines, results, suite))
+        record = _row(path, number_, words, text, table, context)
+        tally.results += 1
+        tally.skipped += record["status"] != "ok"
+        tally.max_processes = max(tally.max_processes, record["processes"])
+        yield record
 
 
 def _option(command: list[str], name: str) -> str | None:
     return next((command[i + 1] for i in range(len(command) - 1) if command[i] == name), None)
 
 
-def _incomplete(lines: list[str], results: list[dict], suite: str) -> str | None:
+def _incomplete(tally: _Tally, suite: str) -> str | None:
     """Why the output is not a whole run: no closing line (cut off, or the run died), or rows IMB skipped.
 
     IMB-MT prints no closing line."""
-    if suite != "mt" and not any(line.strip() == FINALIZE for line in lines):
+    if suite != "mt" and not tally.closings:
         return f"the file ends before IMB's closing line '{FINALIZE}': cut off, or the run died"
-    skipped = sum(r["status"] != "ok" for r in results)
-    if skipped:
-        return f"{skipped} row(s) were not measured (time-out, out-of-mem, ...)"
+    if tally.skipped:
+        return f"{tally.skipped} row(s) were not measured (time-out, out-of-mem, ...)"
     return None
 
 
-def _row(path: Path, line: int, text: str, table: _Table, suite: str, data_type: str, red_type: str,
-         mega: float, multi_run: int | None) -> dict:
+def _datatype(path: Path, line: int, table: _Table, context: _Context) -> str:
+    """The datatype of the table's rows (and its class for IMB-only benchmarks), worked out once per table."""
+    if table.datatype is None:
+        if table.name in IMB_ONLY:
+            cls, reduces = IMB_ONLY[table.name]
+            table.extra["benchmark_class"] = cls.value
+            table.datatype = context.red_type if reduces else context.data_type
+        else:
+            try:
+                table.datatype = datatype_for(table.name, context.data_type, context.red_type, context.suite)
+            except UnknownBenchmark as exc:
+                raise fail(path, line, str(exc)) from None
+    return table.datatype
+
+
+def _row(path: Path, line: int, words: list[str], text: str, table: _Table, context: _Context) -> dict:
     columns = table.columns or []
-    words = text.split()
     status = _failure(words, text)
     values: dict[str, float | int] = {}
     if status:
@@ -233,36 +301,26 @@ def _row(path: Path, line: int, text: str, table: _Table, suite: str, data_type:
             values[name] = number(word, path, line, column, integer=integer)
         if values.get("defects") is not None:
             values["defects"] = int(values["defects"])
-    multi = 1 if "Group" in columns else (0 if table.multi_prefix else multi_run)
+    datatype = _datatype(path, line, table, context)
+    multi = 1 if "Group" in columns else (0 if table.multi_prefix else context.multi_run)
     extra = {name: values[name] for name in ("t_ovrl_usec", "t_pure_usec", "t_cpu_usec", "overlap_percent")
              if name in values}
-    if "overlap_percent" in extra and suite in ("nbc", "mpinbc", "mpi4"):
+    if "overlap_percent" in extra and context.suite in ("nbc", "mpinbc", "mpi4"):
         # IMB-NBC's and IMB-MPI4's column divides by max(t_pure, t_CPU) (IMB-IO's by min, the guide's figure).
         extra["overlap_percent_max_denominator"] = extra.pop("overlap_percent")
     if table.mode:
         extra["mode"] = table.mode
-    extra.update({key: value for key, value in (("grid", table.grid), ("threads", table.threads),
-                                                 ("window_size", table.window)) if value is not None})
-    if suite == "p2p":  # IMB-P2P's t[usec] is the latency averaged over the processes, not a t_max
+    extra.update(table.extra)
+    if context.suite == "p2p":  # IMB-P2P's t[usec] is the latency averaged over the processes, not a t_max
         values["t_avg_usec"] = values.pop("t_max_usec", None)
     bandwidth = values.get("mbytes_per_sec")
-    if table.name in IMB_ONLY:
-        cls, reduces = IMB_ONLY[table.name]
-        extra["benchmark_class"] = cls.value
-        datatype = red_type if reduces else data_type
-    else:
-        try:
-            datatype = datatype_for(table.name, data_type, red_type, suite)
-        except UnknownBenchmark as exc:
-            raise fail(path, line, str(exc)) from None
     return result_record(
-        benchmark=table.name, suite=suite, processes=table.processes or 1, size=int(values.get("bytes", 0)),
+        benchmark=table.name, suite=context.suite, processes=table.processes or 1, size=int(values.get("bytes", 0)),
         datatype=datatype, status=status or "ok",
         repetitions=values.get("repetitions"), t_min_usec=values.get("t_min_usec"),
         t_max_usec=values.get("t_max_usec"), t_avg_usec=values.get("t_avg_usec"),
-        mbytes_per_sec=None if bandwidth is None else bandwidth * mega,
+        mbytes_per_sec=None if bandwidth is None else bandwidth * context.mega,
         msgs_per_sec=values.get("msgs_per_sec"), defects=values.get("defects"), multi=multi,
         groups=table.groups, group=values.get("group") if multi == 1 else None,
         needed_gb=values.get("needed_gb"), extra=extra,
     )
-

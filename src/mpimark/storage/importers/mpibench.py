@@ -66,7 +66,7 @@ def parse(path: Path, lines: list[str], processes: int | None = None) -> Parsed:
     if hosts:
         source["hosts"] = ", ".join(dict.fromkeys(hosts[r] for r in sorted(hosts)))
     results = [_record(path, line, op, fields, world) for line, op, fields in rows]
-    return Parsed(path, "mpibench", results, source)
+    return Parsed.of(path, "mpibench", results, source)
 
 
 def _record(path: Path, line: int, op: str, fields: dict[str, str], world: int | None) -> dict:

@@ -118,7 +118,7 @@ def parse(path: Path, lines: list[str], processes: int | None = None) -> Parsed:
     if not tests:
         raise fail(path, None, "no OSU test in the file (no '# OSU ... Test' line)")
     source = {"tests": "; ".join(f"{t.title} v{t.version}" if t.version else t.title for t in tests)}
-    return Parsed(path, "osu", results, source)
+    return Parsed.of(path, "osu", results, source)
 
 
 def _row(path: Path, line: int, text: str, test: _Test, processes: int | None) -> dict:
