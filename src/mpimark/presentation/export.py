@@ -10,7 +10,7 @@ import io
 import math
 from collections.abc import Callable, Iterable, Iterator
 
-from mpimark.presentation import imb_text, tools
+from mpimark.presentation import imb_programs, imb_text, tools
 from mpimark.presentation.cells import csv_writer
 from mpimark.presentation.summary import Column, COLUMNS as SUMMARY_COLUMNS, describe_run, to_markdown
 from mpimark.records.results import group_results, schema
@@ -172,8 +172,12 @@ def export(row: RunRow, records: list[dict], fmt: str) -> str:
 
 
 def streams(row: RunRow, run: dict | None, fmt: str) -> bool:
-    """Whether export_chunks writes this run in this format (JSON Lines, and IMB text of an IMB suite)."""
-    return fmt == "json" or (fmt == "imb" and tools.module_for([run] if run else [], row.suite) is None)
+    """Whether export_chunks writes this run in this format (JSON Lines, and IMB text of an IMB suite
+    that prints IMB's header: IMB-P2P's and IMB-MT's own layouts go through to_imb)."""
+    if fmt == "json":
+        return True
+    return (fmt == "imb" and tools.module_for([run] if run else [], row.suite) is None
+            and (run or {}).get("suite") not in imb_programs.SUITES)
 
 
 def export_chunks(run: dict | None, records: Iterable[dict], fmt: str) -> Iterator[str]:
