@@ -122,7 +122,8 @@ def io_run():
     shutil.rmtree(_base, ignore_errors=True)
 
 
-CASES = [(m, n) for m in MPIS for n in RANKS]
+# The odd, oversubscribed count (3) under Open MPI only, as in tests/suites: MPICH's ranks busy-poll.
+CASES = [(m, n) for m in MPIS for n in RANKS if not (m == "mpich" and n == 3)]
 
 
 @pytest.mark.parametrize("m,n", CASES, ids=[f"{m}-{n}" for m, n in CASES])
