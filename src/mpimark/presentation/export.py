@@ -177,7 +177,7 @@ def streams(row: RunRow, run: dict | None, fmt: str) -> bool:
     if fmt == "json":
         return True
     return (fmt == "imb" and tools.module_for([run] if run else [], row.suite) is None
-            and (run or {}).get("suite") not in imb_programs.SUITES)
+            and not imb_programs.owns(run))
 
 
 def export_chunks(run: dict | None, records: Iterable[dict], fmt: str) -> Iterator[str]:

@@ -13,6 +13,13 @@ from mpimark.presentation import imb_text  # its cells and date; it hands p2p an
 from mpimark.records.benchmarks import catalog, Layout
 
 SUITES = ("p2p", "mt")
+
+
+def owns(run: dict | None) -> bool:
+    """Whether the run is of a suite whose text this module writes (IMB-P2P's, IMB-MT's), not IMB's."""
+    return (run or {}).get("suite") in SUITES
+
+
 P2P_BAR = "#" + "-" * 64 + "\n"
 MT_BAR = "#" + "-" * 77 + "\n"
 COLUMNS = {

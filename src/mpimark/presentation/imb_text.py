@@ -279,7 +279,7 @@ def table_chunks(records: Iterable[dict], run: dict | None) -> Iterator[str]:
 
     run is the run's run record (None for imports of other suites' text).
     """
-    if (run or {}).get("suite") in imb_programs.SUITES:  # IMB-P2P's and IMB-MT's own layouts
+    if imb_programs.owns(run):  # IMB-P2P's and IMB-MT's own layouts
         yield imb_programs.tables(list(records))
         return
     run_multi = _options(run).get("multi")
@@ -328,7 +328,7 @@ def tables(records: list[dict]) -> str:
 def imb_text(records: list[dict]) -> str:
     """The whole text output: header, tables, and the closing line if the run ended."""
     run = next((r for r in records if r["type"] == "run"), None)
-    if (run or {}).get("suite") in imb_programs.SUITES:
+    if imb_programs.owns(run):
         return imb_programs.text(records)
     ended = any(r["type"] == "end" for r in records)
     return (header(run) if run else "") + tables(records) + (CLOSING if ended else "")
