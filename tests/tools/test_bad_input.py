@@ -19,7 +19,7 @@ from .conftest import error_line, mpimark
     (("mpibench", "-n", "2", "-json", "x"), "-json: mpimark gives the core its -json file"),
     (("startup", "-n", "2", "-launch-ns", "5"), "-launch-ns: mpimark takes the launch time itself"),
     (("startup", "-n", "2", "--repeat", "0"), "Invalid value for '--repeat'"),
-    (("startup", "--repeat", "2"), "Missing option '-n'"),
+    (("startup", "--repeat", "2"), "no process count: give -n N"),
     (("beff", "-n", "2", "--mpi", "no-such-mpi"), "unknown MPI implementation 'no-such-mpi'"),
 ])
 def test_refused_before_anything_runs(args, expected, tmp_path):

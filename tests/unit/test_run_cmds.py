@@ -85,9 +85,22 @@ def test_suite_defaults_to_mpi1_and_options_take_both_forms(fake):
     assert fake.argv[2:6] == ["-n", "3", str(CORE), "mpi1"] and fake.argv[6] == "PingPong" and fake.quiet
 
 
-def test_processes_are_required(fake):
+def test_processes_are_required(fake, monkeypatch):
+    monkeypatch.delenv("SLURM_JOB_ID", raising=False)
     line = assert_one_error_line(invoke("run", "PingPong", "--db", str(fake.db)), exit_code=2)
-    assert "Missing option '-n'" in line
+    assert "no process count: give -n N" in line
+
+
+def test_inside_an_allocation_the_process_count_is_its_tasks(fake, monkeypatch):
+    monkeypatch.setenv("SLURM_JOB_ID", "7")
+    monkeypatch.setenv("SLURM_NTASKS", "3")
+    result = invoke("run", "PingPong", "--launcher", "mpiexec", "--quiet", "--db", str(fake.db))
+    assert result.exit_code == 0, result.stderr
+    assert fake.argv[2:4] == ["-n", "3"]
+    # An explicit -n still wins over the allocation's count.
+    result = invoke("run", "PingPong", "-n", "2", "--launcher", "mpiexec", "--quiet", "--db", str(fake.db))
+    assert result.exit_code == 0, result.stderr
+    assert fake.argv[2:4] == ["-n", "2"]
 
 
 def test_the_json_file_is_mpimarks_to_give(fake):

@@ -49,6 +49,33 @@ class Seconds(click.FloatRange):
         return seconds
 
 
+def allocation_tasks(env: dict | None = None) -> int | None:
+    """The Slurm allocation's task count (SLURM_NTASKS, else SLURM_NPROCS), or None outside one."""
+    env = os.environ if env is None else env
+    if slurm.in_allocation(env):
+        for name in ("SLURM_NTASKS", "SLURM_NPROCS"):
+            if str(env.get(name, "")).isdigit() and int(env[name]) > 0:
+                return int(env[name])
+    return None
+
+
+def _processes_or_allocation(ctx: click.Context, param: click.Parameter, value: int | None) -> int:
+    if value is not None:
+        return value
+    tasks = allocation_tasks()
+    if tasks is None:
+        raise click.UsageError("no process count: give -n N (inside a Slurm allocation, salloc or a batch job, "
+                               "it defaults to the allocation's SLURM_NTASKS)", ctx=ctx)
+    return tasks
+
+
+def processes_option(function):
+    """-n/--np: the number of MPI processes; inside a Slurm allocation, the allocation's task count by default."""
+    return click.option("-n", "--np", "processes", type=click.IntRange(min=1), callback=_processes_or_allocation,
+                        help="Number of MPI processes [default inside a Slurm allocation: its SLURM_NTASKS; "
+                             "required elsewhere].")(function)
+
+
 def mpi_options(function):
     function = click.option("--mpi-prefix", metavar="DIR",
                             help="An MPI installed under DIR (DIR/bin/mpicc, DIR/bin/mpiexec).")(function)
@@ -107,10 +134,9 @@ def placement(params: dict, processes: list[int]) -> Placement:
 def available_slots(where: Placement, env: dict | None = None) -> tuple[int, str]:
     """How many ranks fit (slots) and where that number comes from."""
     env = os.environ if env is None else env
-    if slurm.in_allocation(env):
-        for name in ("SLURM_NTASKS", "SLURM_NPROCS"):
-            if str(env.get(name, "")).isdigit():
-                return int(env[name]), f"the Slurm allocation's {name}"
+    tasks = allocation_tasks(env)
+    if tasks is not None:
+        return tasks, "the Slurm allocation's tasks (SLURM_NTASKS)"
     if where.hosts:
         per_host = where.ppn or cores()
         return per_host * len(where.hosts), (f"{len(where.hosts)} host(s) x {per_host} "

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, note, preflight, recording, tilde
 from mpimark.commands.options import exit_status, launcher_options, Seconds, mpi_options, PassThroughCommand, \
+    processes_option, \
     placement, placement_options, suite_and_args
 from mpimark.execution import build, mpi, slurm
 from mpimark.storage.store import Store
@@ -25,7 +26,7 @@ from mpimark.storage.store import Store
 @click.command(cls=PassThroughCommand,
                context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[SUITE] [BENCHMARK...] [IMB OPTIONS...]")
-@click.option("-n", "--np", "processes", type=click.IntRange(min=1), required=True, help="Number of MPI processes.")
+@processes_option
 @mpi_options
 @launcher_options
 @placement_options

@@ -22,6 +22,7 @@ import click
 
 from mpimark.commands import db_option, error_line, note, preflight, recording, tilde
 from mpimark.commands.options import exit_status, launcher_options, Seconds, mpi_options, PassThroughCommand, \
+    processes_option, \
     placement, placement_options
 from mpimark.execution import build, launch, mpi, slurm
 from mpimark.execution.placement import Placement
@@ -43,8 +44,7 @@ def _common(function):
                             help="Kill the job after this long and mark the run failed.")(function)
     function = launcher_options(function)
     function = mpi_options(function)
-    return click.option("-n", "--np", "processes", type=click.IntRange(min=1), required=True,
-                        help="Number of MPI processes.")(function)
+    return processes_option(function)
 
 
 def _refuse(words: tuple[str, ...], own: dict[str, str]) -> list[str]:
