@@ -230,3 +230,18 @@ def test_the_slots_of_hosts_and_of_a_slurm_allocation(monkeypatch):
     assert options.available_slots(Placement(), {})[0] == 2
     assert options.available_slots(Placement(hosts=("a", "b"), ppn=8), {})[0] == 16
     assert options.available_slots(Placement(), {"SLURM_JOB_ID": "7", "SLURM_NTASKS": "64"})[0] == 64
+
+
+def test_algorithm_studies_take_the_launcher_and_refuse_srun_outside_slurm(monkeypatch, tmp_path):
+    from mpimark.commands import algorithms_cmds
+
+    monkeypatch.delenv("SLURM_JOB_ID", raising=False)
+    monkeypatch.setattr(algorithms_cmds.mpi, "find", lambda name=None, prefix=None: IMPL)
+
+    def no_build(impl, log):
+        raise AssertionError("built the core although the launcher was refused")
+    monkeypatch.setattr(algorithms_cmds.build, "ensure_core", no_build)
+    line = assert_one_error_line(invoke("algorithms", "study", "Allreduce", "-n", "2", "--launcher", "srun",
+                                        "--db", str(tmp_path / "results.db")))
+    assert "--launcher srun needs a Slurm allocation" in line
+    assert not (tmp_path / "results.db").exists()

@@ -22,9 +22,9 @@ from rich.text import Text
 from mpimark.analysis import algorithms as verdicts
 from mpimark.analysis.statistics import min_launches
 from mpimark.commands import console, db_option, error_line, note, recording
-from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, mpi_options, placement,
-                                      placement_options, suite_and_args)
-from mpimark.execution import algorithms, build, matrix, mpi
+from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, launcher_options, mpi_options,
+                                      placement, placement_options, suite_and_args)
+from mpimark.execution import algorithms, build, matrix, mpi, slurm
 from mpimark.execution.placement import Placement
 from mpimark.presentation import algorithms as shown
 from mpimark.storage import studies
@@ -97,12 +97,14 @@ def _wanted(text: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", default=300,
               show_default=True, help="Kill a launch after this long and store it as failed; the study goes on.")
 @click.option("--tables", is_flag=True, help="Print IMB's tables of every launch.")
+@launcher_options
 @placement_options
 @db_option
 @click.pass_context
 def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | None, mpi_prefix: str | None,
                   counts: str, wanted: tuple[str, ...], repeat: int, seed: int | None, study: str | None,
-                  timeout: float, tables: bool, db: str | None, **place: object) -> None:
+                  timeout: float, tables: bool, launcher: str | None, srun_mpi: str | None, db: str | None,
+                  **place: object) -> None:
     """Measure every algorithm of each OP (and the library's default) as one study.
 
     One arm per algorithm plus the default, launched round robin, --repeat K
@@ -126,6 +128,7 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
         raise click.UsageError("name at least one collective to study (Allreduce, Bcast, ...)")
     asked = placement(place, process_counts)
     impl = mpi.find(mpi_name, mpi_prefix)
+    srun = slurm.resolve(launcher, impl.kind, srun_mpi)  # refused before anything is built
     core = build.ensure_core(impl, log=note)
     found, origin = algorithms.catalog(impl, core)
     selectables = algorithms.select(found, ops, impl)
@@ -151,7 +154,7 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
         if studies.members(store, study):
             raise StoreError(f"study {study!r} exists already; give another --study name")
     _launch(db, study, impl, core, arms, args_for, placement_for, process_counts, repeat, seed, suite, rest,
-            timeout, tables, asked, {
+            timeout, tables, asked, srun, {
                 "kind": PLAN_KIND, "mpi": impl.name, "mpi_kind": impl.kind, "library_version": impl.library_version,
                 "origin": origin, "suite": suite, "args": rest, "processes": process_counts, "repeat": repeat,
                 "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()],
@@ -172,7 +175,7 @@ def _forced_check(selectables: list[algorithms.Selectable]) -> Callable[[verdict
 def _launch(db: str | None, study: str, impl: mpi.MpiImpl, core: Path, arms: dict[str, verdicts.Arm],
             args_for: dict[str, list[str]], placement_for: dict[str, Placement], process_counts: list[int],
             repeat: int, seed: int | None, suite: str, rest: list[str], timeout: float, tables: bool,
-            asked: Placement, plan: dict, check: Callable[[verdicts.Arm, dict], str | None],
+            asked: Placement, srun: slurm.Srun | None, plan: dict, check: Callable[[verdicts.Arm, dict], str | None],
             show: Callable[[Store], None], ctx: click.Context) -> None:
     """Launch the arms round robin as one study (stored with its plan), mark runs check() rejects, show it."""
     labels = list(arms)
@@ -200,7 +203,7 @@ def _launch(db: str | None, study: str, impl: mpi.MpiImpl, core: Path, arms: dic
 
         recording.run_matrix(store, study, launches, members, suite, rest, timeout=timeout, quiet=not tables,
                              on_start=started, on_done=ended, placement=asked, args_for=args_for,
-                             placement_for=placement_for)
+                             placement_for=placement_for, srun={label: srun for label in labels})
         show(store)
     if done and done[-1].status == "interrupted":
         error_line(f"interrupted after {len(done)} of {len(launches)} launches; the study holds what ran")
@@ -281,12 +284,13 @@ def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, 
 @click.option("--tables", is_flag=True, help="--verify: print IMB's tables of every launch.")
 @click.option("--format", "fmt", type=click.Choice(["table", "markdown"]), default="table", show_default=True,
               help="--verify: how to print the gains.")
+@launcher_options
 @placement_options
 @db_option
 @click.pass_context
 def tune_command(ctx: click.Context, study: str, path: Path, significant_only: bool, verify: bool,
                  repeat: int | None, verify_study: str | None, seed: int | None, timeout: float, tables: bool,
-                 fmt: str, db: str | None, **place: object) -> None:
+                 fmt: str, launcher: str | None, srun_mpi: str | None, db: str | None, **place: object) -> None:
     """Write the study's winners in the library's own format, and print how to use the file.
 
     Open MPI: a coll_tuned dynamic rules file; MPICH: a collective selection
@@ -333,12 +337,14 @@ def tune_command(ctx: click.Context, study: str, path: Path, significant_only: b
         raise StoreError(f"no tuning file format for {plan['mpi']}")
     note(f"wrote {path}; use it with: {how}")
     if verify:
-        _verify(ctx, db, study, plan, path, settings, repeat, verify_study, seed, timeout, tables, fmt, place)
+        _verify(ctx, db, study, plan, path, settings, repeat, verify_study, seed, timeout, tables, fmt, place,
+                launcher, srun_mpi)
 
 
 def _verify(ctx: click.Context, db: str | None, study: str, plan: dict, path: Path,
             settings: dict[str, str] | None, repeat: int | None, name: str | None, seed: int | None,
-            timeout: float, tables: bool, fmt: str, place: dict) -> None:
+            timeout: float, tables: bool, fmt: str, place: dict, launcher: str | None,
+            srun_mpi: str | None) -> None:
     """tune --verify: per operation the library's default and the tuned file, interleaved, as one study."""
     name = name or f"{study}-verify"
     studies.check_name(name)
@@ -348,6 +354,7 @@ def _verify(ctx: click.Context, db: str | None, study: str, plan: dict, path: Pa
     process_counts = list(plan["processes"])
     asked = placement(place, process_counts)
     impl = mpi.find(plan["mpi"])
+    srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
     env, expected = algorithms.tuning_env(plan["mpi_kind"], path, settings)
     rounds = repeat or max(3, int(plan.get("repeat") or 1))
@@ -375,7 +382,7 @@ def _verify(ctx: click.Context, db: str | None, study: str, plan: dict, path: Pa
         return algorithms.verify_tuning(expected, run) if arm.id == -1 else None
 
     _launch(db, name, impl, core, arms, args_for, placement_for, process_counts, rounds, seed,
-            plan.get("suite"), list(plan["args"]), timeout, tables, asked, vplan, check,
+            plan.get("suite"), list(plan["args"]), timeout, tables, asked, srun, vplan, check,
             lambda store: _show_gains(store, name, fmt), ctx)
 
 
