@@ -309,16 +309,7 @@ int main(int argc, char **argv) {
   info.cpu_mflops = engine.cpu_mflops;
   clocksync_build(&engine.clock);
   info.clock = &engine.clock;
-  static selfcheck_t check;
-  if (opt.selfcheck) selfcheck_run(&check, &engine.clock, engine.host.ranks_on_host);
-  info.selfcheck = &check;
-  /* Without the checks, rank 0's own timer test still gives a resolution. */
-  engine.timer_resolution_ns = check.done ? check.resolution_ns : info.timer.granularity_ns;
-  int64_t t0 = now_ns();
-  if (rank == 0) {
-    report_run_begin(&info);
-    selfcheck_report(&check);
-  }
+  int64_t t0 = engine_begin_run(&engine, &info, opt.selfcheck, &engine.clock);
   engine_run(&engine, list, n);
   /* The clock model checked again: what is left of it, and the drift seen. */
   int P_end;
@@ -337,7 +328,7 @@ int main(int argc, char **argv) {
   }
   free(clk);
   clocksync_free(&engine.clock);
-  selfcheck_free(&check);
+  selfcheck_free(&engine.check);
 
   /* The verdict is rank 0's; every rank returns it. */
   long verdict[3] = {engine.oom_sizes, engine.defects, engine.skipped_sizes};
