@@ -13,6 +13,9 @@ typedef struct {
 /* Collective over MPI_COMM_WORLD: fills the machine fields of *info on rank 0
  * (hosts, cores, oversubscription, uname, load, times) and *share on every rank. */
 void sysinfo_collect(run_info_t *info, host_share_t *share);
+/* Physical memory of this host in bytes (MemTotal), -1 unknown: the run
+ * record's memory_bytes, b_eff's default memory. */
+double host_memory_bytes(void);
 /* 1, 5, 15 minute load average of this host; -1 each when /proc/loadavg cannot be read. */
 void load_average(double out[3]);
 
