@@ -317,8 +317,7 @@ int main(int argc, char **argv) {
   double *clk = rank == 0 ? calloc(3 * (size_t)P_end, sizeof(double)) : NULL;
   clocksync_check(&engine.clock, clk, clk ? clk + P_end : NULL, clk ? clk + 2 * P_end : NULL);
   if (rank == 0) {
-    run_end_t end = {.complete = engine.skipped_sizes == 0, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = engine.results};
-    load_average(end.load_after);
+    run_end_t end = run_end_now(engine.skipped_sizes == 0, t0, engine.results);
     end.clock_n = P_end;
     end.clock_residual_ns = clk;
     end.clock_bound_ns = clk + P_end;

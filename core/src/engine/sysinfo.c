@@ -19,6 +19,12 @@ void load_average(double out[3]) {
   fclose(f);
 }
 
+run_end_t run_end_now(int complete, int64_t t0, long results) {
+  run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = results};
+  load_average(end.load_after);
+  return end;
+}
+
 double host_memory_bytes(void) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   return pages > 0 && page > 0 ? (double)pages * (double)page : -1;

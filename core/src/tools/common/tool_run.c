@@ -50,7 +50,6 @@ void tool_event(tool_run_t *t, const char *level, const char *kind, const char *
 
 void tool_run_end(tool_run_t *t, int complete) {
   if (!t->file.f) return;
-  run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t->t0) * 1e-9, .results = t->file.results};
-  load_average(end.load_after);
+  run_end_t end = run_end_now(complete, t->t0, t->file.results);
   rec_file_end(&t->file, &end);
 }

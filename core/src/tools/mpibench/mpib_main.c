@@ -328,8 +328,7 @@ int mpibench_main(int argc, char **argv) {
     groups_free(&plan.g);
   }
   if (rank == 0) {
-    run_end_t end = {.complete = e.skipped_sizes == 0, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = e.results};
-    load_average(end.load_after);
+    run_end_t end = run_end_now(e.skipped_sizes == 0, t0, e.results);
     report_run_end(&end);
   }
   for (int i = 1; i < run.n_comms; i++) MPI_Comm_free(&comms[i]);
