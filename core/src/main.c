@@ -309,16 +309,7 @@ int main(int argc, char **argv) {
   info.cpu_mflops = engine.cpu_mflops;
   clocksync_build(&engine.clock);
   info.clock = &engine.clock;
-  static selfcheck_t check;
-  if (opt.selfcheck) selfcheck_run(&check, &engine.clock, engine.host.ranks_on_host);
-  info.selfcheck = &check;
-  /* Without the checks, rank 0's own timer test still gives a resolution. */
-  engine.timer_resolution_ns = check.done ? check.resolution_ns : info.timer.granularity_ns;
-  int64_t t0 = now_ns();
-  if (rank == 0) {
-    report_run_begin(&info);
-    selfcheck_report(&check);
-  }
+  int64_t t0 = engine_begin_run(&engine, &info, opt.selfcheck, &engine.clock);
   engine_run(&engine, list, n);
   /* The clock model checked again: what is left of it, and the drift seen. */
   int P_end;
@@ -326,8 +317,7 @@ int main(int argc, char **argv) {
   double *clk = rank == 0 ? calloc(3 * (size_t)P_end, sizeof(double)) : NULL;
   clocksync_check(&engine.clock, clk, clk ? clk + P_end : NULL, clk ? clk + 2 * P_end : NULL);
   if (rank == 0) {
-    run_end_t end = {.complete = engine.skipped_sizes == 0, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = engine.results};
-    load_average(end.load_after);
+    run_end_t end = run_end_now(engine.skipped_sizes == 0, t0, engine.results);
     end.clock_n = P_end;
     end.clock_residual_ns = clk;
     end.clock_bound_ns = clk + P_end;
@@ -337,7 +327,7 @@ int main(int argc, char **argv) {
   }
   free(clk);
   clocksync_free(&engine.clock);
-  selfcheck_free(&check);
+  selfcheck_free(&engine.check);
 
   /* The verdict is rank 0's; every rank returns it. */
   long verdict[3] = {engine.oom_sizes, engine.defects, engine.skipped_sizes};

@@ -32,7 +32,7 @@ def mpimark_env() -> None:
 
 @pytest.fixture(scope="session")
 def full_run():
-    """full_run(n): every MPI-1 benchmark (defaults + the six non-default ones)
+    """full_run(n): every MPI-1 benchmark (defaults + the non-default ones)
     at n ranks with the SHORT plan and -json; one launch per n per session."""
     cache: dict[int, CoreRun] = {}
 

@@ -31,7 +31,7 @@ from integration.corerun import CORE, MPIEXEC, ROOT, CoreRun, core_stderr_lines,
 
 MPIS = ("openmpi", "mpich")
 RANKS = (1, 2, 3)
-# Two sizes, three iterations, no calibration or warm-up: each of the 37
+# Two sizes, three iterations, no calibration or warm-up: each of the
 # benchmarks a few calls, so the 6 runs stay short even oversubscribed.
 PLAN = ("-msgsize", "0,64", "-iter", "3,16,3", "-iter_policy", "off", "-warm_up", "off", "-time", "30", "-check")
 RUN_TIMEOUT = 400.0
@@ -42,7 +42,7 @@ def benchmark_list() -> list[str]:
     # The facts keep the suite's (IMB's run) order; the text -list is alphabetical, as IMB's.
     out = subprocess.run([str(CORE), "io", "-list", "-json"], capture_output=True, text=True, timeout=30).stdout
     names = [b["name"] for b in json.loads(out)["suites"][0]["benchmarks"]]
-    assert len(names) == 37, out
+    assert names, out
     return names
 
 

@@ -12,12 +12,14 @@ threads made a 4-rank run take 40 s instead of 1.5 s)."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 
 import pytest
 from mpimark.records.results import validate_record
 
 from integration.corerun import CORE, load_env, run_core, same_printed
+from integration.imbtext import core_facts
 
 from . import ptpmt_text
 from .test_mpimark_run import mpimark, text_differences
@@ -27,9 +29,6 @@ P2P_PLAN = ("-msglog", "3", "-iter", "20", "-pause", "0", "-check")   # sizes 0,
 P2P_SIZES = ["0", "1", "2", "4", "8"]
 MT_PLAN = ("-thread_level", "multiple", "-count", "1,4", "-repeat", "10", "-warmup", "1", "-check", "on")
 MT_ENV = {"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive"}
-P2P_ALL = ["PingPong", "PingPing", "Unirandom", "Birandom", "Corandom", "Stencil2D", "Stencil3D", "SendRecv_Replace"]
-MT_ALL = ["PingPongMT", "PingPingMT", "SendRecvMT", "ExchangeMT", "UniBandMT", "BiBandMT", "BarrierMT", "BcastMT",
-          "ReduceMT", "AllReduceMT"]
 MT_PAIRS = {"PingPongMT", "PingPingMT", "UniBandMT", "BiBandMT"}
 
 
@@ -46,6 +45,12 @@ def core_run():
         return cache[suite, n]
 
     return get
+
+
+@functools.cache
+def every(suite: str) -> list[str]:
+    """Every benchmark of the suite in the core's (IMB's run) order, from the core's own facts."""
+    return [b["name"] for b in core_facts()[suite]["benchmarks"]]
 
 
 def p2p_runs_on(name: str, n: int) -> bool:
@@ -67,10 +72,10 @@ def test_p2p_tables_follow_imb_p2p(core_run, n):
     run = core_run("p2p", n)
     assert run.returncode == 0, run.stderr
     text = ptpmt_text.parse(run.stdout)
-    assert [line for line in text.header if line.startswith("# ") and line[2:] in P2P_ALL] == \
-        [f"# {name}" for name in P2P_ALL]
-    assert [t.name for t in text.tables] == [b for b in P2P_ALL if p2p_runs_on(b, n)]
-    assert text.invalid == [(b, n) for b in P2P_ALL if not p2p_runs_on(b, n)]
+    assert [line for line in text.header if line.startswith("# ") and line[2:] in every("p2p")] == \
+        [f"# {name}" for name in every("p2p")]
+    assert [t.name for t in text.tables] == [b for b in every("p2p") if p2p_runs_on(b, n)]
+    assert text.invalid == [(b, n) for b in every("p2p") if not p2p_runs_on(b, n)]
     for table in text.tables:
         assert table.processes == n and table.threads is None
         assert table.grid == ("2 x 2" if table.name == "Stencil2D" else None)
@@ -110,7 +115,7 @@ def test_mt_tables_follow_imb_mt(core_run, n):
     assert run.returncode == 0, run.stderr
     assert run.run_record["mpi"]["thread_level_provided"] == "MPI_THREAD_MULTIPLE"
     text = ptpmt_text.parse(run.stdout)
-    assert [t.name for t in text.tables] == MT_ALL
+    assert [t.name for t in text.tables] == every("mt")
     for table in text.tables:
         assert table.threads == 2
         assert table.processes == (mt_pair_ranks(n) if table.name in MT_PAIRS else n)
@@ -136,7 +141,7 @@ def test_mt_stream_has_every_row_with_its_samples(core_run, n):
     for record in run.records:
         validate_record(record)
     results = run.results()
-    assert len(results) == 9 * 2 + 1
+    assert len(results) == (len(every("mt")) - 1) * 2 + 1  # two sizes (-count 1,4) each, BarrierMT one row
     for r in results:
         assert r["threads"] == 2 and r["repetitions"] == 10
         assert r["datatype"] == ("none" if r["benchmark"] == "BarrierMT" else "MPI_INT")
@@ -177,7 +182,7 @@ def test_bad_input_is_one_line_and_exit_2(args, says):
 def test_list_and_help_name_the_suites_benchmarks():
     listed = singleton("mt", "-list")
     # IMB's -list: the program's label, the names in alphabetical order (as every IMB program prints them).
-    assert listed.returncode == 0 and listed.stdout.split("IMB-MT:\n")[1].split() == sorted(MT_ALL)
+    assert listed.returncode == 0 and listed.stdout.split("IMB-MT:\n")[1].split() == sorted(every("mt"))
     assert "-msgwr" in singleton("p2p", "-help").stdout
     assert "-malloc_algo" in singleton("mt", "-help").stdout
 

@@ -8,8 +8,12 @@
 #include "engine/clocksync.h"
 #include "engine/comms.h"
 #include "engine/registry.h"
+#include "engine/selfcheck.h"
 #include "engine/sysinfo.h"
+#include "report/reporter.h"
 #include "util/options.h"
+
+#include <stdint.h>
 
 /* How the iterations of a size are chosen. */
 typedef enum {
@@ -37,6 +41,7 @@ typedef struct {
   double cpu_mflops;
   clock_model_t clock;      /* offsets against world rank 0 (clocksync.h), rebuilt per -sync window table */
   double timer_resolution_ns; /* world rank 0: the timer's resolution (selfcheck.h), 0: unknown */
+  selfcheck_t check;        /* the checks before measuring (engine_begin_run); selfcheck_free at the end */
 } engine_t;
 
 /* One table: a benchmark on groups of processes over a list of sizes. */
@@ -64,6 +69,16 @@ typedef struct {
 /* Calibrates the CPU kernel when any benchmark of list uses the overlap
  * protocol (collective). Call before the run record is reported. */
 void engine_prepare(engine_t *e, const bench_desc **list, int n);
+
+/* Collective over MPI_COMM_WORLD, after engine_prepare: the start of a run,
+ * the same for the IMB suites and mpibench. The checks before measuring when
+ * selfcheck is on (clock: the clock model whose agreement they test, or NULL
+ * where none was built), then on world rank 0 the run record and the checks'
+ * warnings. Sets info->selfcheck and e->timer_resolution_ns (without the
+ * checks, rank 0's own timer test gives it). Returns now_ns() after the
+ * checks: the run's elapsed time counts from there. info->selfcheck points
+ * at e->check. */
+int64_t engine_begin_run(engine_t *e, run_info_t *info, int selfcheck, const clock_model_t *clock);
 
 /* Collective over MPI_COMM_WORLD; every rank passes the same list. */
 void engine_run(engine_t *e, const bench_desc **list, int n);

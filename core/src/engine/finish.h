@@ -9,6 +9,9 @@
 
 /* Prints `mpimark-core: error: msg` on stderr (the caller decides which rank). */
 void error_line(const char *msg);
+/* error_line with printf's format, for the paths that end without finish()
+ * (mpit before MPI_Init, IMB-IO's abort). */
+void error_linef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Rank 0 prints msg (if any) with error_line; every rank calls MPI_Finalize.
  * Returns code, for main's return statement. */

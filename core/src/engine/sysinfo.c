@@ -19,6 +19,17 @@ void load_average(double out[3]) {
   fclose(f);
 }
 
+run_end_t run_end_now(int complete, int64_t t0, long results) {
+  run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = results};
+  load_average(end.load_after);
+  return end;
+}
+
+double host_memory_bytes(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (double)pages * (double)page : -1;
+}
+
 static double mem_available_bytes(void) {
   FILE *f = fopen("/proc/meminfo", "r");
   char line[256];
@@ -229,8 +240,7 @@ void sysinfo_collect(run_info_t *info, host_share_t *share) {
     }
     load_average(info->load_before);
     cpu_facts(info->cpu_model, sizeof(info->cpu_model), &info->sockets);
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    info->memory_bytes = pages > 0 && page > 0 ? (double)pages * (double)page : -1;
+    info->memory_bytes = host_memory_bytes();
     time_t now = time(NULL);
     struct tm tm_utc, tm_local;
     gmtime_r(&now, &tm_utc);

@@ -5,6 +5,8 @@
 #include "report/reporter.h"
 #include "util/jsonw.h"
 
+#include <stdint.h>
+
 typedef struct {
   int ranks_on_host;        /* world ranks sharing this rank's host */
   double mem_available;     /* bytes of MemAvailable on this rank's host */
@@ -13,8 +15,16 @@ typedef struct {
 /* Collective over MPI_COMM_WORLD: fills the machine fields of *info on rank 0
  * (hosts, cores, oversubscription, uname, load, times) and *share on every rank. */
 void sysinfo_collect(run_info_t *info, host_share_t *share);
+/* Physical memory of this host in bytes (MemTotal), -1 unknown: the run
+ * record's memory_bytes, b_eff's default memory. */
+double host_memory_bytes(void);
 /* 1, 5, 15 minute load average of this host; -1 each when /proc/loadavg cannot be read. */
 void load_average(double out[3]);
+
+/* The end record's common part: complete, the seconds since t0 (now_ns()),
+ * the results and this host's load average now; no clock check (the caller
+ * adds one where it has a clock model). */
+run_end_t run_end_now(int complete, int64_t t0, long results);
 
 /* Where every rank ran, as sysinfo_collect found it (rank 0 holds it): writes
  * "nodes", "ranks_per_node" (in the order of info->hosts) and "ranks" (per

@@ -110,10 +110,7 @@ static void json_result(reporter_t *r, const result_t *res) {
 
 static void json_event(reporter_t *r, const event_t *ev) { rec_event(&file.jw, ev); }
 
-static void json_run_end(reporter_t *r, const run_end_t *end) {
-  rec_end(&file.jw, end);
-  rec_file_close(&file);
-}
+static void json_run_end(reporter_t *r, const run_end_t *end) { rec_file_end(&file, end); }
 
 reporter_t *mpibench_json_reporter(const mpib_run_t *run, const char *path, char *err, size_t errlen) {
   static reporter_t rep = {json_run_begin, NULL, json_result, json_event, json_run_end, NULL};

@@ -24,6 +24,12 @@ void rec_file_close(rec_file_t *rf) {
   rf->f = NULL;
 }
 
+void rec_file_end(rec_file_t *rf, const run_end_t *end) {
+  if (!rf->f) return;
+  rec_end(&rf->jw, end);
+  rec_file_close(rf);
+}
+
 /* 1, 5, 15 minute load average, or null where /proc/loadavg could not be
  * read (load_average() leaves -1 then). */
 static void load_field(jw_t *w, const char *key, const double load[3]) {

@@ -71,5 +71,7 @@ void rec_event(jw_t *w, const event_t *ev);
 
 /* A whole end record. */
 void rec_end(jw_t *w, const run_end_t *end);
+/* The end record, then the file closed: how every stream ends. */
+void rec_file_end(rec_file_t *rf, const run_end_t *end);
 
 #endif

@@ -36,6 +36,15 @@ int parse_bool(const char *s, int *out) {
   return -1;
 }
 
+unsigned long long size_suffix(char c) {
+  switch (c) {
+    case 'k': case 'K': return 1ULL << 10;
+    case 'm': case 'M': return 1ULL << 20;
+    case 'g': case 'G': return 1ULL << 30;
+    default: return 0;
+  }
+}
+
 int parse_size(const char *s, size_t *out) {
   char *end;
   if (!s || !*s || *s == '-' || *s == '+') return -1;
@@ -44,14 +53,8 @@ int parse_size(const char *s, size_t *out) {
   if (end == s || errno) return -1;
   unsigned long long mult = 1;
   if (*end) {
-    switch (*end) {
-      case 'k': case 'K': mult = 1ULL << 10; break;
-      case 'm': case 'M': mult = 1ULL << 20; break;
-      case 'g': case 'G': mult = 1ULL << 30; break;
-      default: return -1;
-    }
-    end++;
-    if (*end) return -1;
+    mult = size_suffix(*end);
+    if (!mult || end[1]) return -1;
   }
   if (v > (unsigned long long)SIZE_MAX / mult) return -1;
   *out = (size_t)(v * mult);

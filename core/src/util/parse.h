@@ -13,6 +13,8 @@ int parse_integer(const char *s, long long lo, long long hi, long long *out);
 int parse_double(const char *s, double *out);
 /* A boolean the way IMB takes it: on/yes/true/enable/1 or off/no/false/disable/0. */
 int parse_bool(const char *s, int *out);
+/* The multiplier of a size suffix k/K, m/M, g/G (base 1024), 0 for any other character. */
+unsigned long long size_suffix(char c);
 /* A byte size: a non-negative integer with an optional k/K, m/M, g/G suffix (base 1024). */
 int parse_size(const char *s, size_t *out);
 

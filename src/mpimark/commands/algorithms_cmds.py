@@ -23,7 +23,7 @@ from mpimark.analysis import algorithms as verdicts
 from mpimark.analysis.statistics import min_launches
 from mpimark.commands import console, db_option, error_line, note, recording
 from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, launcher_options, mpi_options,
-                                      placement, placement_options, suite_and_args)
+                                      parse_process_counts, placement, placement_options, suite_and_args)
 from mpimark.execution import algorithms, build, matrix, mpi, slurm
 from mpimark.execution.placement import Placement
 from mpimark.presentation import algorithms as shown
@@ -114,8 +114,7 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     -check to catch algorithms that deliver wrong data.
     `mpimark algorithms study Allreduce Bcast --mpi mpich -n 2,4 --repeat 5 -msglog 0:16 -check`
     """
-    from mpimark.commands.study_cmds import _counts  # the same parsing as matrix
-    process_counts = _counts(counts)
+    process_counts = parse_process_counts(counts)
     if 1 < repeat < min_launches():
         note(f"warning: --repeat {repeat} gives {repeat} launch medians per algorithm; a two-sided rank test "
              f"needs {min_launches()} to reach p <= 0.05, so no speedup can be called significant (use --repeat "

@@ -112,6 +112,19 @@ def placement_options(function):
     return function
 
 
+def parse_process_counts(text: str) -> list[int]:
+    """`-n 2,4` of `matrix` and `algorithms study`: distinct positive process counts."""
+    try:
+        counts = [int(word) for word in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of process counts (2,4)", param_hint="-n")
+    if len(set(counts)) != len(counts):
+        raise click.BadParameter(f"{text!r} names a process count twice", param_hint="-n")
+    return counts
+
+
 def placement(params: dict, processes: list[int]) -> Placement:
     """The Placement of the placement options in params (popped), checked for every process count.
 

@@ -19,8 +19,8 @@ from rich.text import Text
 
 from mpimark.analysis.statistics import MIN_SAMPLES
 from mpimark.commands import console, db_option, error_line, note, preflight, recording
-from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, PassThroughCommand, placement, Seconds, \
-    placement_options, suite_and_args
+from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, PassThroughCommand, placement, \
+    placement_options, parse_process_counts, Seconds, suite_and_args
 from mpimark.execution import build, matrix, mpi, slurm
 from mpimark.storage import studies
 from mpimark.storage.store import default_path, Store, StoreError
@@ -31,18 +31,6 @@ def _names(text: str) -> list[str]:
     if not all(names):
         raise click.BadParameter(f"{text!r} is not a comma-separated list of names", param_hint="--mpi")
     return names
-
-
-def _counts(text: str) -> list[int]:
-    try:
-        counts = [int(word) for word in text.split(",")]
-    except ValueError:
-        counts = []
-    if not counts or min(counts) < 1:
-        raise click.BadParameter(f"{text!r} is not a comma-separated list of process counts (2,4)", param_hint="-n")
-    if len(set(counts)) != len(counts):
-        raise click.BadParameter(f"{text!r} names a process count twice", param_hint="-n")
-    return counts
 
 
 def _clock(seconds: float) -> str:
@@ -95,7 +83,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
     count (-npmin N is added unless given). The placement options
     (docs/clusters.md) apply to every launch.
     """
-    labels, process_counts = _names(mpi_names), _counts(counts)
+    labels, process_counts = _names(mpi_names), parse_process_counts(counts)
     suite, core_args = suite_and_args(words)
     where = placement(placement_params, process_counts)
     preflight.check_processes(suite, core_args, process_counts)

@@ -288,12 +288,13 @@ def plots(verdict: Verdict, study: str) -> list:
                 (row.bytes, e.median_usec, band))
     found = []
     for (op, processes), arms in cells.items():
-        figure, axes = base._figure(f"{op}, {processes} processes: algorithms ({study})", "bytes", "median time [usec]")
+        figure, axes = base.new_figure(f"{op}, {processes} processes: algorithms ({study})", "bytes",
+                                       "median time [usec]")
         axes.set_xscale("log", base=2)
         axes.set_yscale("log")
         for name, points in sorted(arms.items(), key=lambda item: item[0] != "default"):
-            base._draw(axes, name, points)
-        figure = base._finish(figure, axes, len(arms))
+            base.draw_series(axes, name, points)
+        figure = base.finish_figure(figure, axes, len(arms))
         if figure is not None:
             name = f"{base.safe_name(study)}-{base.safe_name(op)}-np{processes}"
             found.append(base.Plot(name, f"{op}, {processes} processes", figure))

@@ -45,7 +45,7 @@ def _p2p_header(run: dict) -> str:
     return "".join([
         bar, f"#    mpimark-core {run.get('tool', {}).get('version', '')} (Intel(R) MPI Benchmarks "
              f"{imb_text.IMB_METHOD_VERSION} methodology), IMB-P2P part\n", bar,
-        f"# Date                  : {imb_text._date(run['start_utc']) if run.get('start_utc') else ''}\n",
+        f"# Date                  : {imb_text.asctime_utc(run['start_utc']) if run.get('start_utc') else ''}\n",
         f"# Machine               : {uname.get('machine', '')}\n",
         f"# System                : {uname.get('sysname', '')}\n",
         f"# Release               : {uname.get('release', '')}\n",
@@ -88,11 +88,11 @@ def _invalid(suite: str, event: dict) -> str:
 
 
 def _row(layout: Layout, result: dict, check: bool) -> str:
-    cells = [] if layout is Layout.SYNC else [imb_text._cell(result["bytes"], "d")]
-    cells.append(imb_text._cell(result["repetitions"], "d"))
-    cells += [imb_text._cell(result.get(key), spec) for key, spec in FIGURES[layout]]
+    cells = [] if layout is Layout.SYNC else [imb_text.column_cell(result["bytes"], "d")]
+    cells.append(imb_text.column_cell(result["repetitions"], "d"))
+    cells += [imb_text.column_cell(result.get(key), spec) for key, spec in FIGURES[layout]]
     if check:
-        cells.append(imb_text._cell(result.get("defects"), "d"))
+        cells.append(imb_text.column_cell(result.get("defects"), "d"))
     return "".join(cells) + "\n"
 
 

@@ -75,8 +75,9 @@ def _options(run: dict | None) -> dict:
     return (run or {}).get("options") or {}
 
 
-def _date(start_utc: str) -> str:
-    # asctime layout, as strftime("%a %b %e %H:%M:%S %Y") in the core.
+def asctime_utc(start_utc: str) -> str:
+    """The `# Date` line's value: the run's UTC start in asctime layout, as the core's
+    strftime("%a %b %e %H:%M:%S %Y")."""
     moment = datetime.fromisoformat(start_utc.replace("Z", "+00:00"))
     return f"{moment:%a %b} {moment.day:2d} {moment:%H:%M:%S %Y}"
 
@@ -102,7 +103,7 @@ def header(run: dict) -> str:
         f"#    mpimark-core {run.get('tool', {}).get('version', '')} (Intel(R) MPI Benchmarks "
         f"{IMB_METHOD_VERSION} methodology{guide}), {catalog([run]).title(suite)} part\n",
         bar,
-        f"# Date                  : {_date(run['start_utc']) if run.get('start_utc') else ''}\n",
+        f"# Date                  : {asctime_utc(run['start_utc']) if run.get('start_utc') else ''}\n",
         f"# Machine               : {uname.get('machine', '')}\n",
         f"# System                : {uname.get('sysname', '')}\n",
         f"# Release               : {uname.get('release', '')}\n",
@@ -230,7 +231,8 @@ def _table_head(table: _Table, run: dict | None) -> str:
     return "".join(out)
 
 
-def _cell(value: float | int | None, spec: str) -> str:
+def column_cell(value: float | int | None, spec: str) -> str:
+    """One right-aligned column of IMB's tables; `-` where there is no value."""
     return f"{'-':>{WIDTH}}" if value is None else f"{value:{WIDTH}{spec}}"
 
 
@@ -239,38 +241,38 @@ def _row(table: _Table, result: dict, guide: bool = False) -> str:
     if table.multi == 1:
         if result["group"] == 0:
             out.append("\n")  # IMB leaves a blank line before each size's group rows
-        out.append(_cell(result["group"] or 0, "d"))
+        out.append(column_cell(result["group"] or 0, "d"))
     layout = table.layout
     if layout not in NO_BYTES:
-        out.append(_cell(result["bytes"], "d"))
+        out.append(column_cell(result["bytes"], "d"))
     status = result["status"]
     if status != "ok":
         text = FAILURE_TEXT.get(status, f" {status}.")
         return "".join(out) + text.format(needed_gb=result.get("needed_gb") or 0.0) + "\n"
-    out.append(_cell(result["repetitions"], "d"))
+    out.append(column_cell(result["repetitions"], "d"))
     overlap = result.get("overlap") or {}
     if layout is Layout.RATE:
-        out += [_cell(result["mbytes_per_sec"], ".2f"), _cell(result["msgs_per_sec"], ".0f")]
+        out += [column_cell(result["mbytes_per_sec"], ".2f"), column_cell(result["msgs_per_sec"], ".0f")]
     elif layout in (Layout.RANGE_BW, Layout.RANGE, Layout.SYNC):
-        out += [_cell(result[f], ".2f") for f in ("t_min_usec", "t_max_usec", "t_avg_usec")]
+        out += [column_cell(result[f], ".2f") for f in ("t_min_usec", "t_max_usec", "t_avg_usec")]
         if layout is Layout.RANGE_BW:
-            out.append(_cell(result["mbytes_per_sec"], ".2f"))
+            out.append(column_cell(result["mbytes_per_sec"], ".2f"))
     elif layout in (Layout.OVERLAP, Layout.OVERLAP_SYNC):
         # t_ovrl is t_max (the rank with the largest t_ovrl); the others are that rank's. The
         # overlap column is IMB-NBC's (max denominator) unless the run chose -imb_compat guide.
         guides = guide or "overlap" not in table.compat  # IMB-IO divides by min(t_pure, t_CPU) too
         percent = overlap.get("overlap_percent" if guides else "overlap_percent_max_denominator")
-        out += [_cell(result["t_max_usec"], ".2f"), _cell(overlap.get("t_pure_usec"), ".2f"),
-                _cell(overlap.get("t_cpu_usec"), ".2f"), _cell(percent, ".2f")]
+        out += [column_cell(result["t_max_usec"], ".2f"), column_cell(overlap.get("t_pure_usec"), ".2f"),
+                column_cell(overlap.get("t_cpu_usec"), ".2f"), column_cell(percent, ".2f")]
     elif layout is Layout.PURE_OVRL:
-        out += [_cell(overlap.get("t_pure_usec"), ".2f"), _cell(result["t_max_usec"], ".2f")]
+        out += [column_cell(overlap.get("t_pure_usec"), ".2f"), column_cell(result["t_max_usec"], ".2f")]
     elif layout in (Layout.P2P, Layout.AVG_RATE):
-        out += [_cell(result["t_avg_usec"], ".2f"), _cell(result["mbytes_per_sec"], ".2f"),
-                _cell(result["msgs_per_sec"], ".0f")]
+        out += [column_cell(result["t_avg_usec"], ".2f"), column_cell(result["mbytes_per_sec"], ".2f"),
+                column_cell(result["msgs_per_sec"], ".0f")]
     else:
-        out += [_cell(result["t_max_usec"], ".2f"), _cell(result["mbytes_per_sec"], ".2f")]
+        out += [column_cell(result["t_max_usec"], ".2f"), column_cell(result["mbytes_per_sec"], ".2f")]
     if result.get("defects") is not None and table.checked:
-        out.append(_cell(result["defects"], "d"))
+        out.append(column_cell(result["defects"], "d"))
     return "".join(out) + "\n"
 
 

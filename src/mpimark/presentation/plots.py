@@ -80,7 +80,8 @@ def _text(label: str) -> str:
     return " " + label if label.startswith("_") else label
 
 
-def _figure(heading: str, xlabel: str, ylabel: str) -> tuple[Figure, object]:
+def new_figure(heading: str, xlabel: str, ylabel: str) -> tuple[Figure, object]:
+    """An empty plot in the package's one style (size, title, grid); also the algorithm study's."""
     figure = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
     axes = figure.add_subplot()
     axes.set_title(_text(heading), fontsize=11)
@@ -91,7 +92,8 @@ def _figure(heading: str, xlabel: str, ylabel: str) -> tuple[Figure, object]:
     return figure, axes
 
 
-def _finish(figure: Figure, axes, drawn: int, notes: list[str] | None = None) -> Figure | None:
+def finish_figure(figure: Figure, axes, drawn: int, notes: list[str] | None = None) -> Figure | None:
+    """The legend and the notes under the axes; None when no series was drawn."""
     if not drawn:
         return None
     axes.legend(fontsize=8, loc="best")
@@ -152,7 +154,7 @@ def _points(records: list[dict], x_field: str, value: Callable[[dict], float | N
     return points
 
 
-def _draw(axes, label: str, points: list[tuple[int, float, tuple | None]], style: Style | None = None,
+def draw_series(axes, label: str, points: list[tuple[int, float, tuple | None]], style: Style | None = None,
           offset: float = 1.0) -> None:
     """A series' line (its colour and marker) with its band; offset multiplies x (to show hidden points)."""
     colour, marker = style or (None, "o")
@@ -179,12 +181,12 @@ def _size_plot(heading: str, ylabel: str, lines: list[tuple[Series, list[dict]]]
                band: Callable[[dict], tuple[float, float] | None],
                style: dict[str, Style] | None = None, skipped: dict[str, dict[int, str]] | None = None
                ) -> Figure | None:
-    figure, axes = _figure(heading, "message size [bytes]", ylabel)
+    figure, axes = new_figure(heading, "message size [bytes]", ylabel)
     drawn, all_points, notes = 0, [], []
     for s, records in lines:
         points = _points(records, "bytes", value, band)  # the 0-byte row stays in the tables only
         if points:
-            _draw(axes, s.label, points, (style or {}).get(s.label))
+            draw_series(axes, s.label, points, (style or {}).get(s.label))
             all_points.append(points)
             drawn += 1
     axes.set_xscale("log", base=2)
@@ -201,7 +203,7 @@ def _size_plot(heading: str, ylabel: str, lines: list[tuple[Series, list[dict]]]
         notes.append("x on the axis: sizes not measured (timed out or skipped)")
     if any(p[2] for points in all_points for p in points):
         notes.insert(0, BAND_SHORT)
-    return _finish(figure, axes, drawn, notes)
+    return finish_figure(figure, axes, drawn, notes)
 
 
 def _bandwidth_band(record: dict) -> tuple[float, float] | None:
@@ -290,7 +292,7 @@ def scaling_plot(benchmark: str, series: list[Series], size: int | None = None) 
     if chosen is None or len({r["processes"] for mine in rows.values() for r in mine}) < 2:
         return None
     heading = f"{benchmark}, {chosen} bytes"
-    figure, axes = _figure(heading, "processes", "time [usec]")
+    figure, axes = new_figure(heading, "processes", "time [usec]")
     drawn, all_points, style = 0, [], styles(series)
     present = [s for s in series if _points(rows[s.label], "processes", time_usec, time_ci_usec)]
     for i, s in enumerate(present):
@@ -298,7 +300,7 @@ def scaling_plot(benchmark: str, series: list[Series], size: int | None = None) 
         # Series side by side around each count (a few percent apart on the log axis), open markers:
         # equal values would otherwise hide one another.
         offset = 2 ** (0.04 * (i - (len(present) - 1) / 2)) if len(present) > 1 else 1.0
-        _draw(axes, s.label, points, style[s.label], offset)
+        draw_series(axes, s.label, points, style[s.label], offset)
         all_points.append(points)
         drawn += 1
     counts = sorted({r["processes"] for mine in rows.values() for r in mine})
@@ -319,7 +321,7 @@ def _finish_process_axes(figure, axes, counts: list[int], all_points: list, draw
         notes.insert(0, BAND_SHORT)
     if drawn > 1:
         notes.append("series drawn slightly apart around each process count")
-    return _finish(figure, axes, drawn, notes)
+    return finish_figure(figure, axes, drawn, notes)
 
 
 def scaling_plots(series: list[Series], size: int | None = None) -> list[Plot]:
@@ -350,7 +352,7 @@ def against_processes(name: str, heading: str, ylabel: str, series: list[Series]
                       select: Callable[[dict], bool], value: Callable[[dict], float | None],
                       band: Callable[[dict], tuple[float, float] | None] = lambda r: None) -> Plot | None:
     """A figure of chosen rows (select) against process count, one line per series in its colour."""
-    figure, axes = _figure(heading, "processes", ylabel)
+    figure, axes = new_figure(heading, "processes", ylabel)
     style = styles(series)
     drawn, all_points = 0, []
     present = [(s, _points([r for r in s.results if select(r)], "processes", value, band)) for s in series]
@@ -360,7 +362,7 @@ def against_processes(name: str, heading: str, ylabel: str, series: list[Series]
         return None
     for i, (s, points) in enumerate(present):
         offset = 2 ** (0.04 * (i - (len(present) - 1) / 2)) if len(present) > 1 else 1.0
-        _draw(axes, s.label, points, style[s.label], offset)
+        draw_series(axes, s.label, points, style[s.label], offset)
         all_points.append(points)
         drawn += 1
     figure = _finish_process_axes(figure, axes, counts, all_points, drawn)

@@ -1,4 +1,5 @@
 #include "suites/io/files.h"
+#include "engine/finish.h"
 #include "suites/io/layout.h"
 #include "util/sizes.h"
 
@@ -198,8 +199,8 @@ void io_untrack(const char *path) {
 void io_fatal(const char *routine, const char *path, const char *why) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  fprintf(stderr, "mpimark-core: error: %s on '%s' failed on rank %d: %s; check the free space and permissions of -iodir\n",
-          routine, path, rank, why);
+  error_linef("%s on '%s' failed on rank %d: %s; check the free space and permissions of -iodir", routine, path, rank,
+              why);
   fflush(stderr);
   remove_tracked();
   MPI_Abort(MPI_COMM_WORLD, 2);

@@ -42,6 +42,27 @@ static void usage(FILE *f) {
     "  -help            this text\n");
 }
 
+/* MIN:MAX, or [MIN:MAX] as the original's help writes it, with 0 < MIN < MAX:
+ * out gets MIN:MAX as written (the .gps script adds the brackets). 0, or -1. */
+static int parse_yrange(const char *v, char *out, size_t size) {
+  size_t len = strlen(v);
+  int bracketed = v[0] == '[';
+  if (bracketed && (len < 2 || v[len - 1] != ']')) return -1;
+  char range[64];
+  size_t n = len - 2 * (size_t)bracketed;
+  if (n >= sizeof(range) || n >= size) return -1;
+  memcpy(range, v + bracketed, n);
+  range[n] = 0;
+  char *colon = strchr(range, ':');
+  if (!colon) return -1;
+  *colon = 0;
+  double lo, hi;
+  if (parse_double(range, &lo) || parse_double(colon + 1, &hi) || !(lo > 0) || !(hi > lo)) return -1;
+  *colon = ':';
+  memcpy(out, range, n + 1);
+  return 0;
+}
+
 static int parse_args(beff_t *s, int argc, char **argv, char *err) {
   snprintf(s->prefix, sizeof(s->prefix), "b_eff");
   for (int i = 2; i < argc; i++) {
@@ -84,17 +105,10 @@ static int parse_args(beff_t *s, int argc, char **argv, char *err) {
         }
         s->seed = (unsigned long long)seed;
       } else {
-        /* MIN:MAX, or [MIN:MAX] as the original's help writes it. */
-        double lo, hi;
-        char tail;
-        int n = -1, bracketed = v[0] == '[';
-        if (bracketed) sscanf(v, "[%lf:%lf]%n", &lo, &hi, &n);
-        else sscanf(v, "%lf:%lf%n", &lo, &hi, &n);
-        if (n < 0 || sscanf(v + n, "%c", &tail) == 1 || !(lo > 0) || !(hi > lo) || !isfinite(hi)) {
+        if (parse_yrange(v, s->yrange, sizeof(s->yrange))) {
           snprintf(err, ERR_LEN, "-yrange '%s' is not MIN:MAX or [MIN:MAX] with 0 < MIN < MAX, e.g. 0.01:10000", v);
           return -1;
         }
-        snprintf(s->yrange, sizeof(s->yrange), "%.*s", bracketed ? n - 2 : n, v + bracketed);
       }
       continue;
     }
@@ -635,7 +649,7 @@ int beff_main(int argc, char **argv) {
    * smallest over all ranks, so every rank uses the same Lmax. */
   long long mem = s->mem_mb;
   if (!s->mem_given) {
-    double total = mem_total_bytes();
+    double total = host_memory_bytes();
     mem = total > 0 ? (long long)(total / (1024.0 * 1024.0) / tr.share.ranks_on_host) : 128;
     if (mem < 1) mem = 1;
   }

@@ -50,19 +50,6 @@ void tool_event(tool_run_t *t, const char *level, const char *kind, const char *
 
 void tool_run_end(tool_run_t *t, int complete) {
   if (!t->file.f) return;
-  run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t->t0) * 1e-9, .results = t->file.results};
-  load_average(end.load_after);
-  rec_end(&t->file.jw, &end);
-  rec_file_close(&t->file);
-}
-
-double mem_total_bytes(void) {
-  FILE *f = fopen("/proc/meminfo", "r");
-  char line[256];
-  double kb = -1;
-  if (!f) return -1;
-  while (fgets(line, sizeof(line), f))
-    if (sscanf(line, "MemTotal: %lf kB", &kb) == 1) break;
-  fclose(f);
-  return kb < 0 ? -1 : kb * 1024.0;
+  run_end_t end = run_end_now(complete, t->t0, t->file.results);
+  rec_file_end(&t->file, &end);
 }

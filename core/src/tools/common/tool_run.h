@@ -60,7 +60,4 @@ void tool_event(tool_run_t *t, const char *level, const char *kind, const char *
 /* The end record; closes the file. */
 void tool_run_end(tool_run_t *t, int complete);
 
-/* MemTotal of this host in bytes (/proc/meminfo), or -1. */
-double mem_total_bytes(void);
-
 #endif

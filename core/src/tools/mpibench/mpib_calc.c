@@ -1,4 +1,5 @@
 #include "tools/mpibench/mpib_calc.h"
+#include "util/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,12 +23,9 @@ int mpib_parse_bytes(const char *s, size_t *out) {
   double v = strtod(s, &end);
   if (errno || end != p) return -1;
   double unit = 1;
-  switch (*p) {
-    case 0: break;
-    case 'k': case 'K': unit = 1024.0; p++; break;
-    case 'm': case 'M': unit = 1024.0 * 1024.0; p++; break;
-    case 'g': case 'G': unit = 1024.0 * 1024.0 * 1024.0; p++; break;
-    default: return -1;
+  if (*p) {
+    unit = (double)size_suffix(*p++);
+    if (unit == 0) return -1;
   }
   if (unit > 1 && (*p == 'b' || *p == 'B')) p++;
   if (*p) return -1;

@@ -308,15 +308,7 @@ int mpibench_main(int argc, char **argv) {
   if (json_failed) return finish(rank, EXIT_BAD_INPUT, err);
 
   /* The checks before measuring as for the IMB suites; no clock model here, so no clock comparison. */
-  static selfcheck_t check;
-  if (o.selfcheck) selfcheck_run(&check, NULL, e.host.ranks_on_host);
-  info.selfcheck = &check;
-  e.timer_resolution_ns = check.done ? check.resolution_ns : info.timer.granularity_ns;
-  int64_t t0 = now_ns();
-  if (rank == 0) {
-    report_run_begin(&info);
-    selfcheck_report(&check);
-  }
+  int64_t t0 = engine_begin_run(&e, &info, o.selfcheck, NULL);
   static size_t sizes[MAX_LADDER];
   for (int ci = 0; ci < run.n_comms; ci++) {
     table_plan_t plan = {.sizes = sizes, .mode = -1, .limit_s = INFINITY, .label = run.labels[ci],
@@ -336,8 +328,7 @@ int mpibench_main(int argc, char **argv) {
     groups_free(&plan.g);
   }
   if (rank == 0) {
-    run_end_t end = {.complete = e.skipped_sizes == 0, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = e.results};
-    load_average(end.load_after);
+    run_end_t end = run_end_now(e.skipped_sizes == 0, t0, e.results);
     report_run_end(&end);
   }
   for (int i = 1; i < run.n_comms; i++) MPI_Comm_free(&comms[i]);
@@ -345,7 +336,7 @@ int mpibench_main(int argc, char **argv) {
   free(groups);
   free(run.labels);
   free(hosts);
-  selfcheck_free(&check);
+  selfcheck_free(&e.check);
   long defects = e.defects;
   MPI_Bcast(&defects, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   if (defects > 0) {

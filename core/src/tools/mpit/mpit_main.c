@@ -12,7 +12,7 @@
  * opens the frameworks. A library whose MPI_T_init_thread fails ends with
  * one line and exit 5. */
 #include "tools/mpit/mpit.h"
-#include "util/exitcodes.h"
+#include "engine/finish.h"
 #include "util/strutil.h"
 
 #include <mpi.h>
@@ -211,8 +211,7 @@ int mpit_main(int argc, char **argv) {
     } else if (str_ieq(argv[i], "-json") && i + 1 < argc) {
       path = argv[++i];
     } else {
-      fprintf(stderr, "mpimark-core: error: mpit: unknown or incomplete option '%s'; see mpimark-core mpit -help\n",
-              argv[i]);
+      error_linef("mpit: unknown or incomplete option '%s'; see mpimark-core mpit -help", argv[i]);
       return EXIT_BAD_INPUT;
     }
   }
@@ -222,8 +221,7 @@ int mpit_main(int argc, char **argv) {
   int provided = 0, rc = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
   if (rc != MPI_SUCCESS) {
     if (rank == 0)
-      fprintf(stderr, "mpimark-core: error: mpit: this MPI library has no tool information interface "
-                      "(MPI_T_init_thread returned %d)\n", rc);
+      error_linef("mpit: this MPI library has no tool information interface (MPI_T_init_thread returned %d)", rc);
     MPI_Finalize();
     return EXIT_NO_MPIT;
   }
@@ -231,7 +229,7 @@ int mpit_main(int argc, char **argv) {
   if (rank == 0) {
     FILE *f = path ? fopen(path, "w") : stdout;
     if (!f) {
-      fprintf(stderr, "mpimark-core: error: mpit: cannot write %s\n", path);
+      error_linef("mpit: cannot write %s", path);
       code = EXIT_BAD_INPUT;
     } else {
       char lib[MPI_MAX_LIBRARY_VERSION_STRING];
