@@ -49,6 +49,8 @@ static void usage(void) {
          "  -check BOOL           verify the received data (off; int only)\n"
          "  -datatype int|char    element type (int)\n"
          "  -noheader             no title block\n"
+         "  -input FILE           run the benchmarks FILE names (first word of a line; # comments;\n"
+         "                        a blank line repeats the name before it), after those given\n"
          "  -include B,B / -exclude B,B   add to / remove from the list\n"
          "  -list                 the benchmarks (mpimark-core's list), -help\n\n"
          "mpimark options:\n"
