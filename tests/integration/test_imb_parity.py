@@ -121,6 +121,21 @@ def test_header_spacing_per_suite(suite, bench, call_space, red_space, hash_spac
     assert lines[after_op + 1:after_op + 3] == (["# ", "# "] if hash_space else ["#", "#"])
 
 
+def test_io_header_follows_imb_io(tmp_path):
+    """IMB-IO's prepare() (src_cpp/IO/IO_suite.cpp): the calling sequence between blank lines, a
+    minimum io portion of 0 whatever -zero_size says, then "#" three times (no trailing blank), a
+    blank line and the list."""
+    run = run_core(2, "io", "S_Write_indv", "-msglog", "2:3", "-zero_size", "off", *TINY, "-iodir", str(tmp_path),
+                   json=False)
+    assert run.returncode == 0, run.describe()
+    lines = run.stdout.splitlines()
+    call = lines.index("# Calling sequence was: ")
+    assert lines[call - 2:call] == ["", ""] and lines[call + 1] == "" and lines[call + 3] == ""
+    assert lines[call + 2].endswith(" ")
+    assert lines[call + 4:call + 12] == ["# Minimum io portion in bytes:   0", "# Maximum io portion in bytes:   8",
+                                         "#", "#", "#", "", "# List of Benchmarks to run:", ""]
+
+
 # --- 4: Open_Close ------------------------------------------------------------------------
 
 def test_open_close_takes_the_non_aggregate_count(tmp_path):
