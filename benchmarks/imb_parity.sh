@@ -10,20 +10,21 @@
 # the output (with the load average at the launch), and the table ends with the pinning maps seen.
 #
 #   bash benchmarks/imb_parity.sh [-rounds N] [-np "2 4"] [-msglog MIN:MAX] [-suites "mpi1 nbc rma"]
-#                                 [-bench "PingPong Allreduce"] [OUTDIR]
+#                                 [-bench "PingPong Allreduce"] [-core FILE] [OUTDIR]
 #
 # Defaults: 5 rounds, 2 and 4 ranks, IMB's default sizes (-msglog 0:22), every benchmark of the
 # suites' default sets and every other IMB default: on the 2-vCPU development machine several hours;
 # run it on a quiet machine (the load average is printed with the table). -bench names benchmarks
 # (given to both programs; with several suites, name benchmarks of each). Many short rounds of a few
 # benchmarks show whether single launches are bimodal: -rounds 20 -bench "PingPong Allreduce".
-# Smoke test: -rounds 1 -np 2 -msglog 0:4 (a few minutes, measures nothing).
+# -core FILE runs that mpimark-core (built for the same Intel MPI) instead of mpimark's own build,
+# to compare a variant against IMB. Smoke test: -rounds 1 -np 2 -msglog 0:4 (measures nothing).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck disable=SC1091
 . "$ROOT/.venv/mpimark-env.sh"
-ROUNDS=5 NPS="2 4" MSGLOG="" SUITES="mpi1 nbc rma" BENCH="" OUT=""
+ROUNDS=5 NPS="2 4" MSGLOG="" SUITES="mpi1 nbc rma" BENCH="" CORE_GIVEN="" OUT=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -rounds) ROUNDS=$2; shift 2 ;;
@@ -31,7 +32,8 @@ while [[ $# -gt 0 ]]; do
     -msglog) MSGLOG=$2; shift 2 ;;
     -suites) SUITES=$2; shift 2 ;;
     -bench) BENCH=$2; shift 2 ;;
-    -h|-help|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -core) CORE_GIVEN=$2; shift 2 ;;
+    -h|-help|--help) sed -n '2,21p' "$0"; exit 0 ;;
     -*) echo "imb_parity.sh: unknown option '$1'; see -help" >&2; exit 2 ;;
     *) OUT=$1; shift ;;
   esac
@@ -54,6 +56,10 @@ for key, value in impl.env.items():
 EOF
 )
 eval "$SETUP"
+if [[ -n $CORE_GIVEN ]]; then
+  [[ -x $CORE_GIVEN ]] || { echo "imb_parity.sh: -core '$CORE_GIVEN' is not an executable; give an mpimark-core built for Intel MPI" >&2; exit 2; }
+  CORE=$CORE_GIVEN
+fi
 BIN=$(dirname "$MPIEXEC")
 declare -A PROGRAM=([mpi1]=IMB-MPI1 [nbc]=IMB-NBC [rma]=IMB-RMA)
 ARGS=()
@@ -89,7 +95,7 @@ done
   echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before and $(cut -d' ' -f1-3 /proc/loadavg) after:"
   echo
   echo '```sh'
-  echo "bash benchmarks/imb_parity.sh -rounds $ROUNDS -np \"$NPS\" ${MSGLOG:+-msglog $MSGLOG }-suites \"$SUITES\"${BENCH:+ -bench \"$BENCH\"}"
+  echo "bash benchmarks/imb_parity.sh -rounds $ROUNDS -np \"$NPS\" ${MSGLOG:+-msglog $MSGLOG }-suites \"$SUITES\"${BENCH:+ -bench \"$BENCH\"}${CORE_GIVEN:+ -core $CORE_GIVEN}"
   echo '```'
   echo
   python3 "$ROOT/benchmarks/imb_parity.py" "$OUT"
