@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+from mpimark.presentation.imb_text import header
+
 from .conftest import close, run_core
 from .corerun import CORE, load_env
 
@@ -134,6 +136,12 @@ def test_io_header_follows_imb_io(tmp_path):
     assert lines[call + 2].endswith(" ")
     assert lines[call + 4:call + 12] == ["# Minimum io portion in bytes:   0", "# Maximum io portion in bytes:   8",
                                          "#", "#", "#", "", "# List of Benchmarks to run:", ""]
+    # export --format imb rebuilds the header from the stored run: the same lines.
+    run_json = run_core(2, "io", "S_Write_indv", "-msglog", "2:3", "-zero_size", "off", *TINY, "-iodir", str(tmp_path))
+    assert run_json.returncode == 0, run_json.describe()
+    exported = header(run_json.run_record).splitlines()
+    start = exported.index("# Calling sequence was: ")
+    assert exported[start + 3:] == lines[call + 3:call + 13]
 
 
 # --- 4: Open_Close ------------------------------------------------------------------------
