@@ -171,11 +171,7 @@ static int print_list(const suite_desc *s, const options_t *o, char *err) {
     qsort(sorted, (size_t)n, sizeof(sorted[0]), by_name);
     for (int i = 0; i < n; i++) {
       printf("    %s%s\n", sorted[i]->name, (sorted[i]->flags & BF_DEFAULT) ? "" : " (non-default)");
-      for (const char *c = sorted[i]->comment; c && *c;) {
-        size_t len = strcspn(c, "\n");
-        printf("        %.*s\n", (int)len, c);
-        c += len + (c[len] == '\n');
-      }
+      imb_comment_lines("        ", sorted[i]->comment);
     }
   }
   return 0;

@@ -47,6 +47,14 @@ static header_style_t header_style(const char *suite) {
   return styles[0];
 }
 
+void imb_comment_lines(const char *indent, const char *comment) {
+  for (const char *c = comment; c && *c;) {
+    size_t len = strcspn(c, "\n");
+    printf("%s%.*s\n", indent, (int)len, c);
+    c += len + (c[len] == '\n');
+  }
+}
+
 static void text_run_begin(reporter_t *r, const run_info_t *in) {
   const options_t *o = in->opt;
   header_style_t hs = header_style(in->suite->name);
@@ -81,12 +89,7 @@ static void text_run_begin(reporter_t *r, const run_info_t *in) {
   for (int i = 0; i < in->n_benchmarks; i++) {
     printf("# %s\n", in->benchmarks[i]->name);
     /* IMB-EXT and IMB-RMA print a benchmark's comment lines under its name. */
-    for (const char *c = in->benchmarks[i]->comment; c && *c;) {
-      const char *nl = strchr(c, '\n');
-      int len = nl ? (int)(nl - c) : (int)strlen(c);
-      printf("#     %.*s\n", len, c);
-      c += len + (nl ? 1 : 0);
-    }
+    imb_comment_lines("#     ", in->benchmarks[i]->comment);
   }
   if (in->cpu_mflops > 0)
     printf("\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n"
