@@ -2,7 +2,11 @@
 time ratio, geometric mean over the sizes of each round and then over the rounds, next to IMB's own
 round-to-round ratio (IMB against IMB, the noise floor).
 
-    python3 benchmarks/imb_parity.py OUTDIR     # reads OUTDIR/np*/SUITE/r*-{imb,core,imb2}.txt
+    python3 benchmarks/imb_parity.py OUTDIR     # reads OUTDIR/np*/SUITE/r*-{imb,core,imb2}.txt (and .pin)
+
+Both ratios get their range over the rounds: a program whose single launches are bimodal shows a
+wider mpimark/IMB range than IMB's own. The pinning maps of Intel MPI's I_MPI_DEBUG=4 output
+(the .pin files imb_parity.sh writes) are listed after the table, per program, with their launches.
 
 The time compared is the table's headline time: t[usec] (single transfers), t_max[usec] (parallel and
 collective tables), t_ovrl[usec] (overlap tables), t_pure[usec] (Truly_passive_put), 1/(Msg/sec) for
@@ -74,14 +78,36 @@ def main(outdir: Path) -> int:
     if not found:
         print(f"no results under {outdir}", file=sys.stderr)
         return 1
-    print("| ranks | suite | benchmark | processes | mode | mpimark/IMB | IMB/IMB (noise) | IMB/IMB range | rounds |")
-    print("|---:|---|---|---:|---|---:|---:|---|---:|")
+    print("| ranks | suite | benchmark | processes | mode | mpimark/IMB | mpimark/IMB range | IMB/IMB (noise) "
+          "| IMB/IMB range | rounds |")
+    print("|---:|---|---|---:|---|---:|---|---:|---|---:|")
     for (np_, suite, name, procs, mode), r in sorted(found.items()):
         core, noise = [x for x in r["core"] if x == x], [x for x in r["noise"] if x == x]
-        spread = f"{min(noise):.3f}–{max(noise):.3f}" if noise else "-"
-        print(f"| {np_} | {suite} | {name} | {procs} | {mode or '-'} | {geomean(core):.3f} | {geomean(noise):.3f} "
-              f"| {spread} | {len(core)} |")
+        print(f"| {np_} | {suite} | {name} | {procs} | {mode or '-'} | {geomean(core):.3f} | {spread(core)} "
+              f"| {geomean(noise):.3f} | {spread(noise)} | {len(core)} |")
+    pins = pinning(outdir)
+    if pins:
+        print()
+        print("Pinning (I_MPI_DEBUG=4), launches per map:")
+        print()
+        for (program, cpus), count in sorted(pins.items()):
+            print(f"- {program}: {cpus} ({count})")
     return 0
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.3f}–{max(values):.3f}" if values else "-"
+
+
+def pinning(outdir: Path) -> dict[tuple[str, str], int]:
+    """{(program, "rank:cpus ..."): launches} from the .pin files (IMB's two launches count as IMB)."""
+    seen: dict[tuple[str, str], int] = defaultdict(int)
+    for pin in outdir.glob("np*/*/r*-*.pin"):
+        program = "mpimark" if pin.name.endswith("-core.pin") else "IMB"
+        # "[0] MPI startup(): 0       29539    vm         {0}": rank, pid, host, cpus
+        cpus = re.findall(r"^\[\d+\] MPI startup\(\): (\d+)\s+\d+\s+\S+\s+(\{[^}]*\})", pin.read_text(), re.M)
+        seen[(program, " ".join(f"{rank}:{cpu}" for rank, cpu in cpus) or "no pinning table")] += 1
+    return seen
 
 
 if __name__ == "__main__":

@@ -6,25 +6,34 @@
 # drift hits both); benchmarks/imb_parity.py then prints per benchmark the mpimark/IMB time ratio
 # (geometric mean over the sizes, then over the rounds) next to IMB's second launch against its first
 # (the noise floor). Reduce_scatter is in the default set (IMB 2019+'s definition on both sides).
+# Every launch runs with I_MPI_DEBUG=4: Intel MPI's pinning table goes to r<N>-<program>.pin next to
+# the output (with the load average at the launch), and the table ends with the pinning maps seen.
 #
-#   bash benchmarks/imb_parity.sh [-rounds N] [-np "2 4"] [-msglog MIN:MAX] [-suites "mpi1 nbc rma"] [OUTDIR]
+#   bash benchmarks/imb_parity.sh [-rounds N] [-np "2 4"] [-msglog MIN:MAX] [-suites "mpi1 nbc rma"]
+#                                 [-bench "PingPong Allreduce"] [-core FILE] [OUTDIR]
 #
-# Defaults: 5 rounds, 2 and 4 ranks, IMB's default sizes (-msglog 0:22) and every other IMB default:
-# on the 2-vCPU development machine several hours; run it on a quiet machine (the load average is
-# printed with the table). Smoke test: -rounds 1 -np 2 -msglog 0:4 (a few minutes, measures nothing).
+# Defaults: 5 rounds, 2 and 4 ranks, IMB's default sizes (-msglog 0:22), every benchmark of the
+# suites' default sets and every other IMB default: on the 2-vCPU development machine several hours;
+# run it on a quiet machine (the load average is printed with the table). -bench names benchmarks
+# (given to both programs; with several suites, name benchmarks of each). Many short rounds of a few
+# benchmarks show whether single launches are bimodal: -rounds 20 -bench "PingPong Allreduce".
+# -core FILE runs that mpimark-core (built for the same Intel MPI) instead of mpimark's own build,
+# to compare a variant against IMB. Smoke test: -rounds 1 -np 2 -msglog 0:4 (measures nothing).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck disable=SC1091
 . "$ROOT/.venv/mpimark-env.sh"
-ROUNDS=5 NPS="2 4" MSGLOG="" SUITES="mpi1 nbc rma" OUT=""
+ROUNDS=5 NPS="2 4" MSGLOG="" SUITES="mpi1 nbc rma" BENCH="" CORE_GIVEN="" OUT=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -rounds) ROUNDS=$2; shift 2 ;;
     -np) NPS=$2; shift 2 ;;
     -msglog) MSGLOG=$2; shift 2 ;;
     -suites) SUITES=$2; shift 2 ;;
-    -h|-help|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -bench) BENCH=$2; shift 2 ;;
+    -core) CORE_GIVEN=$2; shift 2 ;;
+    -h|-help|--help) sed -n '2,21p' "$0"; exit 0 ;;
     -*) echo "imb_parity.sh: unknown option '$1'; see -help" >&2; exit 2 ;;
     *) OUT=$1; shift ;;
   esac
@@ -47,10 +56,24 @@ for key, value in impl.env.items():
 EOF
 )
 eval "$SETUP"
+if [[ -n $CORE_GIVEN ]]; then
+  [[ -x $CORE_GIVEN ]] || { echo "imb_parity.sh: -core '$CORE_GIVEN' is not an executable; give an mpimark-core built for Intel MPI" >&2; exit 2; }
+  CORE=$CORE_GIVEN
+fi
 BIN=$(dirname "$MPIEXEC")
 declare -A PROGRAM=([mpi1]=IMB-MPI1 [nbc]=IMB-NBC [rma]=IMB-RMA)
 ARGS=()
 [[ -n $MSGLOG ]] && ARGS=(-msglog "$MSGLOG")
+# shellcheck disable=SC2206
+[[ -n $BENCH ]] && ARGS+=($BENCH)
+
+# One launch: IMB's table to OUT.txt, Intel MPI's startup lines (I_MPI_DEBUG=4 prints them on stdout,
+# "[0] MPI startup(): ...") and the load average to OUT.pin.
+launch() {
+  local out=$1 np=$2; shift 2
+  echo "load average at launch: $(cut -d' ' -f1-3 /proc/loadavg)" >"$out.pin"
+  I_MPI_DEBUG=4 "$MPIEXEC" -n "$np" "$@" | awk -v pin="$out.pin" '/^\[[0-9]+\] MPI startup/ { print >>pin; next } { print }' >"$out.txt"
+}
 
 say() { printf '%s\n' "$*" >&2; }
 say "imb_parity: $ROUNDS round(s), ranks $NPS, suites $SUITES, ${ARGS[*]:-IMB defaults}; output in $OUT"
@@ -61,9 +84,9 @@ for round in $(seq 1 "$ROUNDS"); do
       dir="$OUT/np$np/$suite"
       mkdir -p "$dir"
       say "round $round, $np ranks, $suite"
-      "$MPIEXEC" -n "$np" "$BIN/${PROGRAM[$suite]}" "${ARGS[@]}" >"$dir/r$round-imb.txt"
-      "$MPIEXEC" -n "$np" "$CORE" "$suite" "${ARGS[@]}" >"$dir/r$round-core.txt"
-      "$MPIEXEC" -n "$np" "$BIN/${PROGRAM[$suite]}" "${ARGS[@]}" >"$dir/r$round-imb2.txt"
+      launch "$dir/r$round-imb" "$np" "$BIN/${PROGRAM[$suite]}" "${ARGS[@]}"
+      launch "$dir/r$round-core" "$np" "$CORE" "$suite" "${ARGS[@]}"
+      launch "$dir/r$round-imb2" "$np" "$BIN/${PROGRAM[$suite]}" "${ARGS[@]}"
     done
   done
 done
@@ -72,7 +95,7 @@ done
   echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before and $(cut -d' ' -f1-3 /proc/loadavg) after:"
   echo
   echo '```sh'
-  echo "bash benchmarks/imb_parity.sh -rounds $ROUNDS -np \"$NPS\" ${MSGLOG:+-msglog $MSGLOG }-suites \"$SUITES\""
+  echo "bash benchmarks/imb_parity.sh -rounds $ROUNDS -np \"$NPS\" ${MSGLOG:+-msglog $MSGLOG }-suites \"$SUITES\"${BENCH:+ -bench \"$BENCH\"}${CORE_GIVEN:+ -core $CORE_GIVEN}"
   echo '```'
   echo
   python3 "$ROOT/benchmarks/imb_parity.py" "$OUT"

@@ -156,7 +156,9 @@ static int print_list(const suite_desc *s, const options_t *o, char *err) {
     if (f != stdout) fclose(f);
     return 0;
   }
-  /* IMB's layout: the suite labelled as its program (IMB-MPI1), names in alphabetical order. */
+  /* IMB's layout: the suite labelled as its program (IMB-MPI1), names in
+   * alphabetical order, each followed by its comment lines (IMB-RMA's
+   * Compare_and_swap, Truly_passive_put) indented by 8. */
   printf("mpimark-core %s\nList of benchmarks:\n", MPIMARK_VERSION);
   for (int k = 0; s ? k == 0 : suite_at(k) != NULL; k++) {
     const suite_desc *t = s ? s : suite_at(k);
@@ -167,8 +169,10 @@ static int print_list(const suite_desc *s, const options_t *o, char *err) {
     int n = 0;
     for (int i = 0; i < t->n_benchmarks && n < OPT_MAX_NAMES; i++) sorted[n++] = &t->benchmarks[i];
     qsort(sorted, (size_t)n, sizeof(sorted[0]), by_name);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
       printf("    %s%s\n", sorted[i]->name, (sorted[i]->flags & BF_DEFAULT) ? "" : " (non-default)");
+      imb_comment_lines("        ", sorted[i]->comment);
+    }
   }
   return 0;
 }

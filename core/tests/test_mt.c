@@ -56,6 +56,13 @@ static void options(void) {
   CHECK(parse(&o, "core mt -malloc_align 48", err) != 0 && strstr(err, "power of two"));
   CHECK(parse(&o, "core mt -thread_level many", err) != 0 && strstr(err, "-thread_level"));
   CHECK(parse(&o, "core mt -msglog 3", err) != 0 && strstr(err, "unknown option"));
+  /* -input as IMB's imb.cpp: the first word of a line, '#' lines skipped, a blank line repeats
+   * the name before it; the file's names come after those on the command line. */
+  CHECK(parse(&o, "core mt BarrierMT -input data/input_mt.txt", err) == 0);
+  CHECK(o.n_names == 4 && strcmp(o.names[0], "BarrierMT") == 0 && strcmp(o.names[1], "PingPongMT") == 0 &&
+        strcmp(o.names[2], "PingPongMT") == 0 && strcmp(o.names[3], "AllReduceMT") == 0);
+  CHECK(parse(&o, "core mt -input data/empty.txt", err) != 0 && strstr(err, "names no benchmark"));
+  CHECK(parse(&o, "core mt -input data/no-such-file", err) != 0 && strstr(err, "cannot read the -input file"));
 }
 
 int main(void) {

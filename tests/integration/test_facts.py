@@ -35,6 +35,8 @@ def text_list(suite: str | None) -> dict[str, list[tuple[str, bool]]]:
     for line in lines[2:]:
         if not line.startswith(" "):  # IMB's label: "IMB-MPI1:" is suite mpi1
             current = out.setdefault(line.rstrip(":").removeprefix("IMB-").lower(), [])
+        elif line.startswith(" " * 8):  # a comment line under the name (IMB-RMA's), not a name
+            continue
         else:
             name = line.strip()
             current.append((name.removesuffix(" (non-default)"), not name.endswith("(non-default)")))

@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+from mpimark.presentation.imb_text import header
+
 from .conftest import close, run_core
 from .corerun import CORE, load_env
 
@@ -119,6 +121,27 @@ def test_header_spacing_per_suite(suite, bench, call_space, red_space, hash_spac
     assert red.endswith(" ") == red_space, red
     after_op = lines.index("# MPI_Op                         :   MPI_SUM  ")
     assert lines[after_op + 1:after_op + 3] == (["# ", "# "] if hash_space else ["#", "#"])
+
+
+def test_io_header_follows_imb_io(tmp_path):
+    """IMB-IO's prepare() (src_cpp/IO/IO_suite.cpp): the calling sequence between blank lines, a
+    minimum io portion of 0 whatever -zero_size says, then "#" three times (no trailing blank), a
+    blank line and the list."""
+    run = run_core(2, "io", "S_Write_indv", "-msglog", "2:3", "-zero_size", "off", *TINY, "-iodir", str(tmp_path),
+                   json=False)
+    assert run.returncode == 0, run.describe()
+    lines = run.stdout.splitlines()
+    call = lines.index("# Calling sequence was: ")
+    assert lines[call - 2:call] == ["", ""] and lines[call + 1] == "" and lines[call + 3] == ""
+    assert lines[call + 2].endswith(" ")
+    assert lines[call + 4:call + 12] == ["# Minimum io portion in bytes:   0", "# Maximum io portion in bytes:   8",
+                                         "#", "#", "#", "", "# List of Benchmarks to run:", ""]
+    # export --format imb rebuilds the header from the stored run: the same lines.
+    run_json = run_core(2, "io", "S_Write_indv", "-msglog", "2:3", "-zero_size", "off", *TINY, "-iodir", str(tmp_path))
+    assert run_json.returncode == 0, run_json.describe()
+    exported = header(run_json.run_record).splitlines()
+    start = exported.index("# Calling sequence was: ")
+    assert exported[start + 3:] == lines[call + 3:call + 13]
 
 
 # --- 4: Open_Close ------------------------------------------------------------------------

@@ -93,3 +93,19 @@ def test_imb_and_the_core_print_the_same_tables(impi, program, suite, names):
             [(r.bytes, r.status, r.fields.get("#repetitions")) for r in tb.rows], (ta.key, ta.mode)
     assert header_lines(theirs) == header_lines(ours)
     assert table_lines(theirs) == table_lines(ours)
+
+
+@pytest.mark.parametrize("program,suite", [("IMB-MPI1", "mpi1"), ("IMB-NBC", "nbc"), ("IMB-RMA", "rma")])
+def test_list_prints_imbs_names_labels_and_comment_lines(impi, program, suite):
+    """-list as IMB's: the program's label, the names in IMB's (alphabetical) order, "(non-default)",
+    and IMB-RMA's comment lines under Compare_and_swap and Truly_passive_put. Only the first line
+    differs: it names the program that prints it."""
+    imb = Path(impi.mpiexec).parent / program
+    if not imb.exists():
+        pytest.skip(f"this Intel MPI wheel has no {program}")
+    core = build.ensure_core(impi)
+    env = {**os.environ, **impi.env}
+    theirs = subprocess.run([str(imb), "-list"], env=env, capture_output=True, text=True, timeout=60)
+    ours = subprocess.run([str(core), suite, "-list"], env=env, capture_output=True, text=True, timeout=60)
+    assert theirs.returncode == ours.returncode == 0, ours.stderr
+    assert theirs.stdout.splitlines()[1:] == ours.stdout.splitlines()[1:]

@@ -422,13 +422,31 @@ def test_sync_off_drops_the_barrier_after_each_call():
     so calls are timed one by one (batch 1); -sync off times them back to back,
     in batches of >= 10 us. Reduce_local's batch is the robust witness: it
     takes nanoseconds whatever the load (no waiting on other ranks)."""
-    common = ("mpi1", "Reduce_local", "Allreduce", "Barrier", "-msgsize", "0,4", "-iter", "1000")
+    common = ("mpi1", "Reduce_local", "Allreduce", "-msgsize", "0,4", "-iter", "1000")
     on = run_core(2, *common, "-sync", "on")
     off = run_core(2, *common, "-sync", "off")
     assert on.returncode == off.returncode == 0
     assert {r["distribution"]["batch_size"] for r in on.results()} == {1}
+    assert {r["sync"] for r in on.results()} == {"on"}
     assert all(r["distribution"]["batch_size"] > 1 for r in off.results("Reduce_local"))
     assert off.run_record["options"]["sync"] == "off"
+
+
+def test_sync_on_leaves_barrier_back_to_back():
+    """IMB times Barrier and Ibarrier as one loop of calls whatever -sync says
+    (IMB_barrier.c, IMB_ibarrier): an untimed barrier between them would time
+    each rank's exit skew. Without calibration and warm-up the batches are
+    n/50 whatever the load, so batch 20 of 1000 shows the calls run back to
+    back; batch 1 would mean a barrier after every call."""
+    common = ("-iter", "1000", "-iter_policy", "off", "-warm_up", "off", "-sync", "on")
+    mpi1 = run_core(2, "mpi1", "Barrier", "Allreduce", "-msgsize", "4", *common)
+    nbc = run_core(2, "nbc", "Ibarrier", *common)
+    assert mpi1.returncode == nbc.returncode == 0, (mpi1.describe(), nbc.describe())
+    for run in (mpi1, nbc):
+        barrier = [r for r in run.results() if r["benchmark"] in ("Barrier", "Ibarrier")]
+        assert barrier and all(r["sync"] == "off" for r in barrier)
+    assert [r["distribution"]["batch_size"] for r in mpi1.results("Barrier")] == [20]
+    assert [r["distribution"]["batch_size"] for r in mpi1.results("Allreduce")] == [1]
 
 
 def test_imb_barrier():

@@ -159,6 +159,17 @@ def test_p2p_iterations_follow_the_volume_rule():
     assert [(r["bytes"], r["repetitions"]) for r in run.results()] == [(0, 20), (1 << 20, 2)]
 
 
+def test_mt_input_file_names_the_benchmarks(tmp_path):
+    """IMB-MT's -input (imb.cpp): the first word of each line, '#' lines skipped, a blank line repeats
+    the name before it, the file's names after those on the command line."""
+    names = tmp_path / "names.txt"
+    names.write_text("BarrierMT extra words\n# BcastMT\n\nPingPongMT\n")
+    run = run_core(2, "mt", "ReduceMT", "-input", str(names), "-count", "1", "-repeat", "5", "-warmup", "1",
+                   timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert [r["benchmark"] for r in run.results()] == ["ReduceMT", "BarrierMT", "BarrierMT", "PingPongMT"]
+
+
 def singleton(*args: str) -> subprocess.CompletedProcess:
     load_env()
     return subprocess.run([str(CORE), *args], capture_output=True, text=True, timeout=60)
@@ -171,6 +182,7 @@ def singleton(*args: str) -> subprocess.CompletedProcess:
     (("mt", "-barrier", "sometimes"), "-barrier 'sometimes' is not one of off, on, special"),
     (("mt", "-check", "on", "-datatype", "char"), "-check verifies int data only"),
     (("mt", "-include", "PingPong"), "unknown benchmark 'PingPong' in suite mt"),
+    (("mt", "-input", "/nonexistent/names.txt"), "cannot read the -input file '/nonexistent/names.txt'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, says):
     result = singleton(*args)

@@ -750,7 +750,7 @@ static void emit_result(table_run_t *tr, int group, size_t bytes, const gathered
   r.samples_ns = samples_max;
   r.loops = ga->loops;
   r.wall_s = ga->wall_s;
-  r.sync_used = !is_collective(d) ? NULL : ga->invalid >= 0 ? "window" : o->sync ? "on" : "off";
+  r.sync_used = !is_collective(d) ? NULL : ga->invalid >= 0 ? "window" : tr->untimed_barrier ? "on" : "off";
   r.invalid_samples = ga->invalid;
   r.window_us = ga->window_ns * 1e-3;
   double *rank_med = NULL;
@@ -905,10 +905,14 @@ void engine_run_table(engine_t *e, const bench_desc *d, const table_plan_t *plan
   tr.d = d;
   tr.plan = plan;
   tr.g = &plan->g;
-  /* -sync window calibrates as -sync on does (one call's time sizes the window). */
-  tr.untimed_barrier = is_collective(d) && o->sync;
   tr.window = is_collective(d) && o->sync == SYNC_WINDOW && !(d->flags & BF_OVERLAP) && !d->loop &&
               plan->mode != 1 && !plan->timed_barrier && e->iter_mode == ITERS_IMB;
+  /* -sync on puts an untimed barrier after every collective call, but IMB
+   * times Barrier, Ibarrier (t_pure and t_ovrl) and Open_Close back to back
+   * in one loop whatever -sync says: a barrier between barriers would time
+   * each rank's exit skew instead. -sync window calibrates as -sync on does
+   * (one call's time sizes the window), Barrier included. */
+  tr.untimed_barrier = is_collective(d) && o->sync && (d->cls != CLASS_SYNC || tr.window);
   tr.min_samples = strcmp(e->suite->name, "ext") == 0 || strcmp(e->suite->name, "rma") == 0;
   if (tr.window) clocksync_build(&e->clock);  /* a fresh model for every table, as ReproMPI per job */
   tr.table.suite = e->suite->name;

@@ -35,16 +35,24 @@ typedef struct {
   const char *suite;
   int call_space;   /* "# <calling sequence> " with a trailing blank */
   int red_space;    /* "MPI_FLOAT " with a trailing blank */
-  int hash_space;   /* the two lines after MPI_Op: "# " rather than "#" */
+  int hash_space;   /* the two lines after MPI_Op (IMB-IO: after the io portions): "# " rather than "#" */
 } header_style_t;
 
 static header_style_t header_style(const char *suite) {
   static const header_style_t styles[] = {
-    {"mpi1", 1, 1, 1}, {"mpi4", 1, 1, 1}, {"nbc", 0, 0, 0}, {"rma", 1, 0, 1}, {"ext", 0, 0, 0}, {"io", 1, 1, 1},
+    {"mpi1", 1, 1, 1}, {"mpi4", 1, 1, 1}, {"nbc", 0, 0, 0}, {"rma", 1, 0, 1}, {"ext", 0, 0, 0}, {"io", 1, 1, 0},
   };
   for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
     if (strcmp(styles[i].suite, suite) == 0) return styles[i];
   return styles[0];
+}
+
+void imb_comment_lines(const char *indent, const char *comment) {
+  for (const char *c = comment; c && *c;) {
+    size_t len = strcspn(c, "\n");
+    printf("%s%.*s\n", indent, (int)len, c);
+    c += len + (c[len] == '\n');
+  }
 }
 
 static void text_run_begin(reporter_t *r, const run_info_t *in) {
@@ -66,7 +74,8 @@ static void text_run_begin(reporter_t *r, const run_info_t *in) {
     printf(io ? "# IO lengths were user defined\n" : "# Message lengths were user defined\n");
   } else {
     const char *what = io ? "io portion" : "message length";
-    printf("# Minimum %s in bytes:   %zu\n", what, o->zero_size ? (size_t)0 : (size_t)1 << o->msglog_min);
+    /* IMB-IO's prepare() prints a minimum of 0 whatever -zero_size says. */
+    printf("# Minimum %s in bytes:   %zu\n", what, o->zero_size || io ? (size_t)0 : (size_t)1 << o->msglog_min);
     printf("# Maximum %s in bytes:   %zu\n", what, (size_t)1 << o->msglog_max);
   }
   printf("#\n");
@@ -80,12 +89,7 @@ static void text_run_begin(reporter_t *r, const run_info_t *in) {
   for (int i = 0; i < in->n_benchmarks; i++) {
     printf("# %s\n", in->benchmarks[i]->name);
     /* IMB-EXT and IMB-RMA print a benchmark's comment lines under its name. */
-    for (const char *c = in->benchmarks[i]->comment; c && *c;) {
-      const char *nl = strchr(c, '\n');
-      int len = nl ? (int)(nl - c) : (int)strlen(c);
-      printf("#     %.*s\n", len, c);
-      c += len + (nl ? 1 : 0);
-    }
+    imb_comment_lines("#     ", in->benchmarks[i]->comment);
   }
   if (in->cpu_mflops > 0)
     printf("\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an undisturbed\n"

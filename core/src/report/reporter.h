@@ -150,6 +150,9 @@ reporter_t *imb_text_reporter(void);          /* IMB's tables on stdout */
 reporter_t *json_lines_reporter(const char *path, char *err, size_t errlen);
 reporter_t *imb_p2p_text_reporter(void);      /* IMB-P2P's tables on stdout */
 void imb_text_system_lines(const run_info_t *in); /* IMB's "# Date ... # MPI Version" header lines */
+/* A benchmark's comment lines ('\n' between them), each after indent: "#     " in
+ * the run's header, 8 blanks under the name in -list (IMB-RMA's, IMB-EXT's). */
+void imb_comment_lines(const char *indent, const char *comment);
 reporter_t *imb_mt_text_reporter(void);       /* IMB-MT's tables on stdout */
 
 #endif

@@ -160,9 +160,7 @@ static int read_msglen_file(options_t *o, const char *path, char *err, size_t er
   return 0;
 }
 
-/* IMB's -input: the first word of every line names a benchmark, '#' starts
- * a comment line, and a blank line repeats the name before it. */
-static int read_input_file(options_t *o, const char *path, char *err, size_t errlen) {
+int read_input_names(const char *path, char **names, int *n, int max, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
   if (!f) {
     snprintf(err, errlen, "cannot read the -input file '%s': %s; give a readable file with one benchmark name per line",
@@ -171,7 +169,7 @@ static int read_input_file(options_t *o, const char *path, char *err, size_t err
   }
   char line[512];
   const char *prev = NULL;
-  int before = o->n_names, rc = 0;
+  int before = *n, rc = 0;
   while (rc == 0 && fgets(line, sizeof(line), f)) {
     char *t = str_trim(line);
     if (*t == '#') continue;
@@ -180,16 +178,16 @@ static int read_input_file(options_t *o, const char *path, char *err, size_t err
     *end = 0;
     const char *name = *t ? t : prev;
     if (!name) continue;
-    if (o->n_names >= OPT_MAX_NAMES) {
-      snprintf(err, errlen, "-input file '%s' names more than %d benchmarks", path, OPT_MAX_NAMES);
+    if (*n >= max) {
+      snprintf(err, errlen, "-input file '%s' names more than %d benchmarks", path, max);
       rc = -1;
       break;
     }
-    o->names[o->n_names++] = str_dup(name);
-    prev = o->names[o->n_names - 1];
+    names[(*n)++] = str_dup(name);
+    prev = names[*n - 1];
   }
   fclose(f);
-  if (rc == 0 && o->n_names == before) { /* an empty file must not run the whole default set */
+  if (rc == 0 && *n == before) { /* an empty file must not run the whole default set */
     snprintf(err, errlen, "-input file '%s' names no benchmark; write one benchmark name per line", path);
     return -1;
   }
@@ -451,7 +449,8 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       if (parse_bool(val, targets[k])) BAD_VALUE(k == 1 ? "use on, off or window" : "use on or off");
     }
   }
-  if (o->input_file[0] && read_input_file(o, o->input_file, err, errlen)) return -1;
+  if (o->input_file[0] && read_input_names(o->input_file, o->names, &o->n_names, OPT_MAX_NAMES, err, errlen))
+    return -1;
   if (o->json_stdout && !o->list) {
     snprintf(err, errlen, "option -json needs a FILE; only -list -json writes to stdout");
     return -1;

@@ -95,6 +95,11 @@ void options_defaults(options_t *o, const char *suite);
 int options_parse(options_t *o, int argc, char **argv, int first, char *err, size_t errlen);
 
 const char *thread_level_name(thread_level_t t);
+/* IMB's -input FILE (IMB-MPI1's and the C++ suites' alike): the first word
+ * of every line names a benchmark, '#' starts a comment line, and a blank
+ * line repeats the name before it. Appends to names[*n..max-1]; -1 with one
+ * line in err for a file that cannot be read, names none or too many. */
+int read_input_names(const char *path, char **names, int *n, int max, char *err, size_t errlen);
 const char *iter_policy_name(iter_policy_t p);
 const char *dtype_option_name(dtype_t t);
 size_t dtype_size(dtype_t t);

@@ -34,7 +34,7 @@ CLOSING = "\n\n# All processes entering MPI_Finalize\n\n"
 # The header's spacing per suite, as each IMB program prints it (header_style in imb_text.c):
 # (calling sequence with a trailing blank, reduction type with a trailing blank, "# " lines after MPI_Op).
 HEADER_STYLE = {"mpi1": (True, True, True), "mpi4": (True, True, True), "nbc": (False, False, False),
-                "rma": (True, False, True), "ext": (False, False, False), "io": (True, True, True)}
+                "rma": (True, False, True), "ext": (False, False, False), "io": (True, True, False)}
 SPLIT_NOTE = {"2021": "# ( every process receives #bytes: IMB 2019+ ) \n",
               "guide": "# ( #bytes split across the processes: the user guide's definition ) \n"}
 
@@ -119,7 +119,7 @@ def header(run: dict) -> str:
         out.append("# IO lengths were user defined\n" if io else "# Message lengths were user defined\n")
     elif options.get("msglog"):
         low, high = (int(x) for x in options["msglog"].split(":"))
-        smallest = 0 if options.get("zero_size", "on") == "on" else 1 << low
+        smallest = 0 if io or options.get("zero_size", "on") == "on" else 1 << low  # IMB-IO prints 0 always
         what = "io portion" if io else "message length"
         out.append(f"# Minimum {what} in bytes:   {smallest}\n")
         out.append(f"# Maximum {what} in bytes:   {1 << high}\n")

@@ -1,6 +1,9 @@
 #include "suites/common/own_suite.h"
+#include "engine/sysinfo.h"
+#include "util/exitcodes.h"
 #include "util/stats.h"
 #include "util/strutil.h"
+#include "util/timer.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -60,4 +63,35 @@ int own_buffers_ok(int failed, const char *benchmark, double bytes) {
     report_event(&ev);
   }
   return !any;
+}
+
+int own_run(const run_info_t *info, int rank, int np, const own_driver_t *drv, char *err, size_t errlen) {
+  int *ranks = malloc(sizeof(int) * (size_t)np);
+  for (int r = 0; r < np; r++) ranks[r] = r;
+  int64_t t0 = now_ns();
+  if (rank == 0) report_run_begin(info);
+  long defects = 0, rows = 0;
+  int complete = 1;
+  for (int i = 0; i < info->n_benchmarks; i++) {
+    long bad = drv->run(drv->ctx, info->benchmarks[i], ranks, &rows);
+    if (bad < 0) complete = 0;
+    else defects += bad;
+  }
+  if (drv->before_end) drv->before_end();
+  if (rank == 0) {
+    run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = rows};
+    load_average(end.load_after);
+    report_run_end(&end);
+  }
+  free(ranks);
+  /* Every rank leaves with rank 0's verdict. */
+  MPI_Bcast(&defects, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  if (defects > 0) {
+    snprintf(err, errlen, "-check found %ld %s that differ from what was sent; see the defects column", defects,
+             drv->defects_what);
+    return EXIT_CHECK_FAILED;
+  }
+  if (complete) return 0;
+  snprintf(err, errlen, "some benchmarks did not get their message buffers; lower %s", drv->too_big);
+  return EXIT_SKIPPED;
 }

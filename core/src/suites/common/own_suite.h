@@ -1,6 +1,7 @@
 /* What the suites with a program of their own (p2p, mt) share around their
- * measurement: the run list from names, the reporters, and the finished row
- * for the reporters from what every rank measured. */
+ * measurement: the run list from names, the reporters, the finished row
+ * for the reporters from what every rank measured, and the driver that runs
+ * the list between the run's begin and end records. */
 #ifndef MPIMARK_OWN_SUITE_H
 #define MPIMARK_OWN_SUITE_H
 
@@ -25,5 +26,24 @@ int own_buffers_ok(int failed, const char *benchmark, double bytes);
 /* Rank 0: summarises samples_ns (n, already scaled, slowest rank per
  * batch) into res->dist and points res at them. */
 void own_samples(result_t *res, double *samples_ns, long n, long batch);
+
+/* One benchmark of an own suite on all of MPI_COMM_WORLD (ranks: 0..np-1):
+ * its defects (>= 0; rank 0's count is the one used), or -1 when its buffers
+ * could not be had. Adds the rows it reported to *rows. */
+typedef long (*own_bench_fn)(void *ctx, const bench_desc *d, const int *ranks, long *rows);
+
+typedef struct {
+  own_bench_fn run;
+  void *ctx;
+  void (*before_end)(void);  /* collective, after the last benchmark (IMB-P2P's barrier); NULL for none */
+  const char *defects_what;  /* what -check counts: "received bytes" */
+  const char *too_big;       /* what to lower when buffers were missing: "the largest size" */
+} own_driver_t;
+
+/* Collective: info's benchmarks one after the other between the run's begin
+ * and end records. Returns the exit code (0, EXIT_CHECK_FAILED when -check
+ * found defects, EXIT_SKIPPED when a benchmark lacked its buffers) with its
+ * one line in err, for finish(). */
+int own_run(const run_info_t *info, int rank, int np, const own_driver_t *drv, char *err, size_t errlen);
 
 #endif

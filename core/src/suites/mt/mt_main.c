@@ -49,6 +49,8 @@ static void usage(void) {
          "  -check BOOL           verify the received data (off; int only)\n"
          "  -datatype int|char    element type (int)\n"
          "  -noheader             no title block\n"
+         "  -input FILE           run the benchmarks FILE names (first word of a line; # comments;\n"
+         "                        a blank line repeats the name before it), after those given\n"
          "  -include B,B / -exclude B,B   add to / remove from the list\n"
          "  -list                 the benchmarks (mpimark-core's list), -help\n\n"
          "mpimark options:\n"
@@ -178,7 +180,15 @@ static void report_row(const mt_run_t *m, const table_info_t *ti, const bench_de
 
 /* One benchmark over every count; returns its defects, or -1 when the buffers could not be had, and
  * counts its rows. */
-static long run_benchmark(const mt_run_t *m, slot_t *slots, const bench_desc *d, const int *ranks, long *rows) {
+/* What every benchmark of the run needs (own_run's context). */
+typedef struct {
+  const mt_run_t *m;
+  slot_t *slots;
+} mt_ctx_t;
+
+static long run_benchmark(void *ctx, const bench_desc *d, const int *ranks, long *rows) {
+  const mt_run_t *m = ((mt_ctx_t *)ctx)->m;
+  slot_t *slots = ((mt_ctx_t *)ctx)->slots;
   const mt_options_t *o = m->o;
   int pairs = (d->flags & BF_MT_PAIRS) != 0;
   static const int no_count[] = {0};
@@ -360,32 +370,14 @@ int mt_main(int argc, char **argv) {
   info.write_options = write_options;
   info.options_ctx = &o;
   info.quiet_header = o.noheader;
-  int *ranks = malloc(sizeof(int) * (size_t)np);
-  for (int r = 0; r < np; r++) ranks[r] = r;
-  int64_t t0 = now_ns();
-  if (rank == 0) report_run_begin(&info);
-  long defects = 0, rows = 0;
-  int complete = 1;
-  for (int i = 0; i < n; i++) {
-    long bad = run_benchmark(&m, slots, list[i], ranks, &rows);
-    if (bad < 0) complete = 0;
-    else defects += bad;
-  }
-  if (rank == 0) {
-    run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = rows};
-    load_average(end.load_after);
-    report_run_end(&end);
-  }
+  mt_ctx_t ctx = {.m = &m, .slots = slots};
+  own_driver_t drv = {.run = run_benchmark, .ctx = &ctx, .defects_what = "received elements",
+                      .too_big = "the largest -count"};
+  int code = own_run(&info, rank, np, &drv, err, sizeof(err));
   for (int i = 0; i < m.threads; i++) {
     if (m.multiple) MPI_Comm_free(&slots[i].c.comm);
     free(slots[i].c.reqs);
   }
   free(slots);
-  free(ranks);
-  if (defects > 0) {
-    snprintf(err, sizeof(err), "-check found %ld received elements that differ from what was sent; see the defects column",
-             defects);
-    return finish(rank, EXIT_CHECK_FAILED, err);
-  }
-  return finish(rank, complete ? 0 : EXIT_SKIPPED, complete ? NULL : "some benchmarks did not get their message buffers; lower the largest -count");
+  return finish(rank, code, err);
 }

@@ -133,18 +133,24 @@ int mt_options_parse(mt_options_t *o, int argc, char **argv, int first, char *er
       o->thread_level = (thread_level_t)k;
     } else if (str_ieq(a, "-include")) rc = add_words("-include", v, o->include, &o->n_include, err, errlen);
     else if (str_ieq(a, "-exclude")) rc = add_words("-exclude", v, o->exclude, &o->n_exclude, err, errlen);
-    else if (str_ieq(a, "-json")) {
+    else if (str_ieq(a, "-input")) {
+      snprintf(o->input_file, sizeof(o->input_file), "%s", v);
+      rc = 0;
+    } else if (str_ieq(a, "-json")) {
       snprintf(o->json_path, sizeof(o->json_path), "%s", v);
       rc = 0;
     } else {
       snprintf(err, errlen, "unknown option '%s' for mt (IMB-MT's are -thread_level, -count, -repeat, -warmup, "
                "-window_size, -stride, -barrier, -malloc_align, -malloc_algo, -check, -noheader, -datatype, "
-               "-include, -exclude, -list, -help; mpimark adds -json)", a);
+               "-input, -include, -exclude, -list, -help; mpimark adds -json)", a);
       return -1;
     }
     if (rc) return -1;
     i++;
   }
+  /* IMB's imb.cpp appends the file's names to those of the command line. */
+  if (o->input_file[0] && read_input_names(o->input_file, o->names, &o->n_names, MT_MAX_NAMES, err, errlen))
+    return -1;
   if (o->check && o->datatype != DT_INT) {
     snprintf(err, errlen, "-check verifies int data only (as IMB-MT); drop -datatype char or -check");
     return -1;

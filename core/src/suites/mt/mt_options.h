@@ -1,6 +1,6 @@
 /* IMB-MT's command line (docs/mt.md): benchmark names, -include, -exclude,
  * -thread_level, -count, -repeat, -warmup, -window_size, -stride, -barrier,
- * -malloc_align, -malloc_algo, -check, -noheader, -datatype, -help; and
+ * -malloc_align, -malloc_algo, -check, -noheader, -datatype, -input, -help; and
  * mpimark's -json FILE (-list is every suite's, main.c). Pure parsing (no MPI); where IMB-MT ignores or
  * mis-reads a bad value this parser refuses it with one line. */
 #ifndef MPIMARK_MT_OPTIONS_H
@@ -30,6 +30,7 @@ typedef struct {
   thread_level_t thread_level; /* single: one thread; multiple: OpenMP's threads */
   char *names[MT_MAX_NAMES], *include[MT_MAX_NAMES], *exclude[MT_MAX_NAMES];
   int n_names, n_include, n_exclude;
+  char input_file[1024];       /* -input: more names, read after the command line (as IMB) */
   char json_path[1024];
   int help;
 } mt_options_t;

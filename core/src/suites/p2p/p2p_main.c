@@ -221,8 +221,16 @@ static void report_size(const table_info_t *ti, const bench_desc *d, size_t size
 
 /* One benchmark over every size; returns the defects found (0 without -check), or -1 when the buffers
  * could not be had, and counts its rows in *results. */
-static long run_benchmark(const bench_desc *d, const p2p_options_t *o, int rank, int np, const int *ranks,
-                          long *results) {
+/* What every benchmark of the run needs (own_run's context). */
+typedef struct {
+  const p2p_options_t *o;
+  int rank, np;
+} p2p_run_t;
+
+static long run_benchmark(void *ctx, const bench_desc *d, const int *ranks, long *results) {
+  const p2p_run_t *run = ctx;
+  const p2p_options_t *o = run->o;
+  int rank = run->rank, np = run->np;
   p2p_state_t s;
   memset(&s, 0, sizeof(s));
   s.touch_send = o->touch_send;
@@ -315,29 +323,9 @@ int p2p_main(int argc, char **argv) {
   info.options_ctx = &o;
   info.min_bytes = p2p_min_size(&o);
   info.max_bytes = p2p_max_size(&o);
-  int *ranks = malloc(sizeof(int) * (size_t)np);
-  for (int r = 0; r < np; r++) ranks[r] = r;
-  int64_t t0 = now_ns();
-  if (rank == 0) report_run_begin(&info);
-  long defects = 0, results = 0;
-  int complete = 1;
-  for (int i = 0; i < n; i++) {
-    long bad = run_benchmark(list[i], &o, rank, np, ranks, &results);
-    if (bad < 0) complete = 0;
-    else defects += bad;
-  }
-  sync_all();
-  if (rank == 0) {
-    run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = results};
-    load_average(end.load_after);
-    report_run_end(&end);
-  }
-  free(ranks);
-  MPI_Bcast(&defects, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-  if (defects > 0) {
-    snprintf(err, sizeof(err), "-check found %ld received bytes that differ from what was sent; see the defects column",
-             defects);
-    return finish(rank, EXIT_CHECK_FAILED, err);
-  }
-  return finish(rank, complete ? 0 : EXIT_SKIPPED, complete ? NULL : "some benchmarks did not get their message buffers; lower the largest size");
+  p2p_run_t run = {.o = &o, .rank = rank, .np = np};
+  own_driver_t drv = {.run = run_benchmark, .ctx = &run, .before_end = sync_all, .defects_what = "received bytes",
+                      .too_big = "the largest size"};
+  int code = own_run(&info, rank, np, &drv, err, sizeof(err));
+  return finish(rank, code, err);
 }
