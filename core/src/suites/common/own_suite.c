@@ -79,8 +79,7 @@ int own_run(const run_info_t *info, int rank, int np, const own_driver_t *drv, c
   }
   if (drv->before_end) drv->before_end();
   if (rank == 0) {
-    run_end_t end = {.complete = complete, .elapsed_s = (double)(now_ns() - t0) * 1e-9, .results = rows};
-    load_average(end.load_after);
+    run_end_t end = run_end_now(complete, t0, rows);
     report_run_end(&end);
   }
   free(ranks);
