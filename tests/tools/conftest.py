@@ -2,7 +2,7 @@
 
 Every test launches `python -m mpimark.cli` as a user would, with a database
 and an output directory of its own, and a time limit. The cores come from
-the ordinary build cache (mpimark builds what is missing or stale).
+the session's private build cache (tests/conftest.py; mpimark builds what is missing).
 
 Open MPI runs with OMPI_MCA_mpi_yield_when_idle=1: this machine is shared with
 other jobs, and Open MPI's busy polling with two ranks on two cores made a
