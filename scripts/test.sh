@@ -26,6 +26,12 @@ fi
 bash scripts/fake-hosts.sh || true
 # shellcheck source=/dev/null
 . .venv/mpimark-env.sh
+# Compiled bytecode kept in .venv (not beside the sources), even where
+# PYTHONDONTWRITEBYTECODE is set: without it every `python -m mpimark.cli` the
+# tests start compiles the whole package again, and pytest rewrites every test
+# module's asserts again (collection 9 s against 4.5 s on 2 loaded cores).
+export PYTHONPYCACHEPREFIX=$ROOT/.venv/pycache
+unset PYTHONDONTWRITEBYTECODE
 
 status=0
 if [ -f build/core/CTestTestfile.cmake ]; then

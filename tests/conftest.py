@@ -52,10 +52,16 @@ def need(available):
     return need
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def private_build_cache(tmp_path_factory):
     """XDG_CACHE_HOME in a directory of this session: the cores mpimark builds for the
-    tests (and their facts) stay out of the user's cache and are built afresh once."""
+    tests (and their facts) stay out of the user's cache and are built afresh once.
+
+    Autouse for the whole session, set before the first test: were it set only by
+    some directories, the ones before them (tests/algorithms) would build MPICH's
+    and Intel MPI's cores into the user's cache and the later ones build them again
+    here (about 25 s each on 2 loaded cores), and which cache a directory used would
+    depend on what ran before it."""
     saved = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
     yield

@@ -24,11 +24,6 @@ TIMEOUT_S = 120
 LONG_RUN = ("mpi1", "PingPong", "-msglog", "0:24", "-iter", "10000", "-iter_policy", "off", "-time", "60")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def private_cache(private_build_cache):
-    """Every test here builds into the session's own cache (tests/conftest.py)."""
-
-
 @pytest.fixture(scope="session")
 def available(system_mpis) -> dict[str, mpi.MpiImpl]:
     return system_mpis

@@ -47,11 +47,6 @@ LAUNCHER_ARGS = {
 }
 
 
-@pytest.fixture(scope="session", autouse=True)
-def private_cache(private_build_cache):
-    """Every test here builds into the session's own cache (tests/conftest.py)."""
-
-
 @pytest.fixture(scope="session")
 def available(system_mpis) -> dict[str, mpi.MpiImpl]:
     return system_mpis

@@ -49,11 +49,6 @@ def slurm() -> None:
         pytest.skip(f"scripts/slurm-local.sh start failed: {why}")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def private_cache(private_build_cache):
-    """Every test here builds into the session's own cache (tests/conftest.py)."""
-
-
 @pytest.fixture(scope="session")
 def available(system_mpis) -> dict[str, mpi.MpiImpl]:
     return system_mpis

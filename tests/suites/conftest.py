@@ -3,8 +3,8 @@ core at 2, 3 and 4 ranks under Open MPI and at 2 and 4 under MPICH.
 
 Open MPI runs build/core (scripts/setup.sh) through scripts/mpiexec.sh, as
 tests/integration does; MPICH runs the core the front end builds for it
-(mpimark.execution.build.ensure_core, the user's build cache) with MPICH's own
-launcher and the flags mpimark gives it. The machinery (run_core, the IMB
+(mpimark.execution.build.ensure_core, in the session's build cache of
+tests/conftest.py) with MPICH's own launcher and the flags mpimark gives it. The machinery (run_core, the IMB
 text parser, the text-vs-JSON comparison) is tests/integration's.
 
 Every (MPI, suite, ranks) case is one core run of every benchmark of the

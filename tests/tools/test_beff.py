@@ -1,4 +1,5 @@
-"""`mpimark beff` at 2, 3 and 4 ranks under Open MPI and MPICH: files, stored run, closing line, show."""
+"""`mpimark beff` at 2, 3 and 4 ranks under Open MPI, 2 under MPICH (3 and 4: slow, conftest.cases()):
+files, stored run, closing line, show."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from mpimark.presentation.tools import beff as view
 from mpimark.records.results import core_records, read_records
 from mpimark.storage.store import Store
 
-from .conftest import MPIS, RANKS, TIMEOUT_S, mpimark, ok, stored_as
+from .conftest import TIMEOUT_S, cases, mpimark, ok, stored_as
 
 # The shortest b_eff: -short -test (2 repetitions, 2 random patterns, 5 ms per loop) and 1 MiB per
 # process (Lmax = 8 KiB), so a run takes seconds where the processes are not descheduled.
@@ -57,14 +58,7 @@ def assert_plot_columns_as_original(plot: str, patterns: dict[int, dict], n: int
             assert row[1 + k] == pytest.approx(dict(patterns[index]["points"])[int(row[0])], abs=0.0011)
 
 
-def cases():
-    for name in MPIS:
-        for n in RANKS:
-            # MPICH oversubscribed busy-polls: minutes for b_eff's ~2500 measurements (conftest.py).
-            marks = [pytest.mark.slow] if name == "mpich" and n > 2 else []
-            yield pytest.param(name, n, marks=marks, id=f"{name}-{n}")
-
-
+# MPICH oversubscribed busy-polls: minutes for b_eff's ~2500 measurements (conftest.py).
 @pytest.mark.parametrize("name, n", list(cases()))
 def test_beff(need, name, n, tmp_path):
     need(name)

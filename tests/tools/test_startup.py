@@ -1,4 +1,5 @@
-"""`mpimark startup` at 2, 3 and 4 ranks under Open MPI and MPICH: RIKEN's table, osu_init, osu_hello."""
+"""`mpimark startup` at 2, 3 and 4 ranks under Open MPI, 2 under MPICH
+(3 and 4: slow, conftest.cases()): RIKEN's table, osu_init, osu_hello."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from mpimark.presentation.tools import startup as view
 from mpimark.storage.store import Store
 
-from .conftest import MPIS, RANKS, mpimark, ok, stored_as
+from .conftest import MPIS, cases, mpimark, ok, stored_as
 
 ROW = re.compile(r"^ +(\d+) +(\d+) +(\d+):1host((?: +[\d.]+)+)$")
 MEDIAN = re.compile(r"^ +median((?: +[\d.]+)+)$")
@@ -20,8 +21,7 @@ def table_rows(stdout: str) -> list[list[float]]:
     return [[float(v) for v in m[4].split()] for m in map(ROW.match, stdout.splitlines()) if m]
 
 
-@pytest.mark.parametrize("n", RANKS)
-@pytest.mark.parametrize("name", MPIS)
+@pytest.mark.parametrize("name, n", list(cases()))
 def test_startup(need, name, n, tmp_path):
     need(name)
     db, out = tmp_path / "results.db", tmp_path / "out"
