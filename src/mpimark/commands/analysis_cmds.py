@@ -284,8 +284,7 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
             notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
             said = f"; {'; '.join(notes)}" if notes else ""
             status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
-            count = item.count if hasattr(item, "count") else len(item.results)
-            click.echo(f"{item.path}: run {run_id}, {count} results ({item.fmt}{status}){said}")
+            click.echo(f"{item.path}: run {run_id}, {item.count} results ({item.fmt}{status}){said}")
             if study:
                 studies.add_run(store, study, run_id, impl or mpi_name)
 
