@@ -243,9 +243,8 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
     implementations of a study, STUDY:IMPL one of them."""
     from mpimark.presentation import report  # matplotlib and jinja2: only for the commands that need them
 
-    with Store(db, for_reading=True) as store:
-        series = load(store, selectors)
-    html = report.render(series, size, correction)
+    with Store(db, for_reading=True) as store:  # read a benchmark at a time while it renders
+        html = report.render_stored(store, load(store, selectors, results=False), size, correction)
     Path(output).parent.mkdir(parents=True, exist_ok=True)  # as plot -o does: `-o results/x.html` in a clone
     Path(output).write_text(html, encoding="utf-8")
     click.echo(output)

@@ -31,7 +31,9 @@ from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
-from mpimark.storage.selection import by_placement, LoadedRun, run_label, Series
+from mpimark.storage.selection import (by_placement, LoadedRun, run_label, marked_waiting, Series, with_results_of,
+                                      with_waiting)
+from mpimark.storage.store import Store
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
 PARALLEL_TRANSFER = ("Sendrecv", "Exchange")
@@ -186,10 +188,20 @@ def size_table(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]
         if any(bandwidth_mbs(r) is not None for r in records):
             headers.append(f"{prefix}Throughput [MB/s]")
             columns.append((s.label, records, lambda rs: _shown(_value(rs, bandwidth_mbs), _mbs)))
-    rows = [[str(size)] + [cell([r for r in records if r["bytes"] == size]) or missing(skipped.get(label), size)
-                           for label, records, cell in columns]
+    by_size = [(label, _by_size(records), cell) for label, records, cell in columns]
+    rows = [[str(size)] + [cell(found.get(size, [])) or missing(skipped.get(label), size)
+                           for label, found, cell in by_size]
             for size in sizes]
     return Table(title(key), headers, rows)
+
+
+def _by_size(records: list[dict]) -> dict[int, list[dict]]:
+    """The records per size, in their order: looked up per row of a table (searching the records for each
+    size was quadratic, most of a report's time with thousands of sizes per table)."""
+    found: dict[int, list[dict]] = {}
+    for record in records:
+        found.setdefault(record["bytes"], []).append(record)
+    return found
 
 
 def process_table(benchmark: str, series: list[Series]) -> Table | None:
@@ -204,8 +216,8 @@ def process_table(benchmark: str, series: list[Series]) -> Table | None:
             where = _on_nodes(s, processes, benchmark) if spans else ""
             headers.append(f"{s.label}: {processes} procs{where}" if len(series) > 1 else f"{processes} procs{where}")
             columns.append([r for r in mine if r["processes"] == processes])
-    rows = [[str(size)] + [_seconds(_value([r for r in column if r["bytes"] == size], time_usec))
-                           for column in columns]
+    by_size = [_by_size(column) for column in columns]
+    rows = [[str(size)] + [_seconds(_value(found.get(size, []), time_usec)) for found in by_size]
             for size in sorted({r["bytes"] for r in collective})]
     return Table(f"{benchmark}: communication time [sec]", headers, rows)
 
@@ -505,18 +517,26 @@ def ranking_table(series: list[Series], correction: str = DEFAULT_CORRECTION) ->
 
 
 def sections(series: list[Series], size: int | None) -> list[Section]:
-    out, style = [], plots.styles(series)
-    for key, lines in plots.tables_of(series).items():
-        skipped = plots.skipped_sizes(key, series)
-        out.append(Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)],
-                           [size_table(key, lines, skipped)]))
+    style = plots.styles(series)
+    out = [table_section(key, lines, series, style) for key, lines in plots.tables_of(series).items()]
     for benchmark in plots.collectives_of(series):
-        plot = plots.scaling_plot(benchmark, series, size)
-        table = process_table(benchmark, series)
-        if plot or table:
-            out.append(Section(f"{benchmark} against process count", [_png(plot)] if plot else [],
-                               [table] if table else []))
+        out += filter(None, [collective_section(benchmark, series, size)])
     return out
+
+
+def table_section(key: tuple, lines: plots.Lines, series: list[Series], style: dict) -> Section:
+    """One table's plots and RIKEN's table: time and throughput against size."""
+    skipped = plots.skipped_sizes(key, series)
+    return Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)],
+                   [size_table(key, lines, skipped)])
+
+
+def collective_section(benchmark: str, series: list[Series], size: int | None) -> Section | None:
+    plot = plots.scaling_plot(benchmark, series, size)
+    table = process_table(benchmark, series)
+    if plot or table:
+        return Section(f"{benchmark} against process count", [_png(plot)] if plot else [], [table] if table else [])
+    return None
 
 
 def _environment() -> jinja2.Environment:
@@ -541,6 +561,13 @@ def render(series: list[Series], size: int | None = None, correction: str = DEFA
     """The report as one HTML document; runs placed differently (ranks per node) are series of their own."""
     series = by_placement(series)
     found = verdicts(series, correction) if len(series) > 1 else None
+    return _page(series, size, correction, found, sections(series, size),
+                 [x for x in (alltoall_section(series, size), startup_section(series)) if x],
+                 consistency_tables(series, size))
+
+
+def _page(series: list[Series], size: int | None, correction: str, found: Verdicts | None,
+          found_sections: list[Section], riken: list[Section], consistency: list[Table]) -> str:
     return _environment().get_template("report.html.j2").render(
         version=__version__,
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
@@ -552,12 +579,61 @@ def render(series: list[Series], size: int | None = None, correction: str = DEFA
         comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
         if found else "",
         comparison_warnings=[f"{label}: {w}" for label, c in (found or {}).items() for w in c.warnings],
-        sections=sections(series, size),
+        sections=found_sections,
         conditions=conditions_table(series),
         machine=machine_table(series),
-        riken=[x for x in (alltoall_section(series, size), startup_section(series)) if x],
-        consistency=consistency_tables(series, size),
+        riken=riken,
+        consistency=consistency,
         ranking=ranking_table(series, correction) if found else None,
         note=NOTE,
         band_note=plots.BAND_NOTE,
     )
+
+
+def render_stored(store: Store, series: list[Series], size: int | None = None,
+                  correction: str = DEFAULT_CORRECTION) -> str:
+    """render() of series loaded without their results (selection.load(..., results=False)).
+
+    One series (the report of one run, or of one implementation's runs) is read a table at a time:
+    its sections in render()'s order, each from the rows of its benchmark and process count, so a run
+    of any size is reported in memory bounded by its largest benchmark. Several series are compared
+    row by row over all benchmarks (the verdicts' correction counts every row): they are loaded whole.
+    """
+    if len(by_placement(series)) > 1:
+        return render([Series(s.label, tuple(_whole(store, run) for run in s.runs), s.family) for s in series],
+                      size, correction)
+    keys, collectives = _table_order(store, series)
+    style, out, narrow, loaded = plots.styles(series), [], series, None
+    for key in keys:
+        table = key[0]
+        if loaded != (table.benchmark, table.processes):  # a benchmark's tables at one process count share rows
+            loaded = (table.benchmark, table.processes)
+            narrow = with_results_of(store, series, (table.benchmark,), table.processes)
+        out.append(table_section(key, plots.tables_of(narrow)[key], narrow, style))
+    for benchmark in collectives:
+        out += filter(None, [collective_section(benchmark, with_results_of(store, series, (benchmark,)), size)])
+    riken = [alltoall_section(with_results_of(store, series, ("Alltoall",)), size),
+             startup_section(with_results_of(store, series, tuple(name for name, _ in STARTUP)))]
+    consistency = consistency_tables(with_results_of(store, series, ("Allreduce", "Reduce", "Bcast")), size)
+    return _page(series, size, correction, None, out, [x for x in riken if x], consistency)
+
+
+def _whole(store: Store, run: LoadedRun) -> LoadedRun:
+    return LoadedRun(run.row, with_waiting(store.records(run.row.id)))
+
+
+def _table_order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
+    """The table keys of plots.tables_of and the benchmarks of plots.collectives_of, in their order, from
+    the results read one at a time."""
+    keys: dict[tuple, None] = {}
+    collectives: dict[str, None] = {}
+    for s in series:
+        for run in s.runs:
+            job = (run.run or {}).get("processes")
+            for record in store.iter_results(run.row.id):
+                record = marked_waiting(record, job)
+                if time_usec(record) is not None or bandwidth_mbs(record) is not None:
+                    keys.setdefault(table_key(record))
+                if plots.scalable(record):
+                    collectives.setdefault(record["benchmark"])
+    return list(keys), list(collectives)

@@ -787,12 +787,22 @@ class Store:
         for (text,) in self._rows(run_id, "SELECT record FROM results WHERE run_id = :id ORDER BY seq"):
             yield json.loads(text)
 
-    def _rows(self, run_id: int, sql: str) -> Iterator[tuple]:
-        """The rows of a query of one run (parameter :id), fetched some at a time."""
+    def results_of(self, run_id: int, benchmarks: Iterable[str], processes: int | None = None) -> list[dict]:
+        """The run's result records of some benchmarks (at one process count), in arrival order: what a
+        report's section of a benchmark needs, without the rest of a run of any size."""
+        names = list(benchmarks)
+        marks = ", ".join(f":b{i}" for i in range(len(names)))
+        sql = (f"SELECT record FROM results WHERE run_id = :id AND benchmark IN ({marks})"
+               + ("" if processes is None else " AND processes = :processes") + " ORDER BY seq")
+        values = {f"b{i}": name for i, name in enumerate(names)} | {"processes": processes}
+        return [_record(text) for (text,) in self._rows(run_id, sql, values)]
+
+    def _rows(self, run_id: int, sql: str, values: dict | None = None) -> Iterator[tuple]:
+        """The rows of a query of one run (parameter :id, and values), fetched some at a time."""
         with self._guard():
             conn = self._connection()
             self._require_run(conn, run_id)
-            cursor = conn.execute(sql, {"id": run_id})
+            cursor = conn.execute(sql, {"id": run_id, **(values or {})})
         while True:
             with self._guard():
                 rows = cursor.fetchmany(1000)
