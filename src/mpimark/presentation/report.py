@@ -26,13 +26,12 @@ from mpimark import __version__
 from mpimark.analysis import seeds
 from mpimark.analysis.statistics import (CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches,
                                          DEFAULT_CORRECTION)
-from mpimark.presentation import placement, plots, rigour
+from mpimark.presentation import by_benchmark, placement, plots, rigour
 from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
-from mpimark.storage.selection import (by_placement, LoadedRun, run_label, marked_waiting, Series, with_results_of,
-                                      with_waiting)
+from mpimark.storage.selection import by_placement, LoadedRun, run_label, Series, with_results_of
 from mpimark.storage.store import Store
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
@@ -517,16 +516,15 @@ def ranking_table(series: list[Series], correction: str = DEFAULT_CORRECTION) ->
 
 
 def sections(series: list[Series], size: int | None) -> list[Section]:
-    style = plots.styles(series)
-    out = [table_section(key, lines, series, style) for key, lines in plots.tables_of(series).items()]
+    style, skipped = plots.styles(series), plots.skipped_by_table(series)
+    out = [table_section(key, lines, skipped.get(key, {}), style) for key, lines in plots.tables_of(series).items()]
     for benchmark in plots.collectives_of(series):
         out += filter(None, [collective_section(benchmark, series, size)])
     return out
 
 
-def table_section(key: tuple, lines: plots.Lines, series: list[Series], style: dict) -> Section:
+def table_section(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]], style: dict) -> Section:
     """One table's plots and RIKEN's table: time and throughput against size."""
-    skipped = plots.skipped_sizes(key, series)
     return Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)],
                    [size_table(key, lines, skipped)])
 
@@ -594,46 +592,21 @@ def render_stored(store: Store, series: list[Series], size: int | None = None,
                   correction: str = DEFAULT_CORRECTION) -> str:
     """render() of series loaded without their results (selection.load(..., results=False)).
 
-    One series (the report of one run, or of one implementation's runs) is read a table at a time:
-    its sections in render()'s order, each from the rows of its benchmark and process count, so a run
-    of any size is reported in memory bounded by its largest benchmark. Several series are compared
-    row by row over all benchmarks (the verdicts' correction counts every row): they are loaded whole.
+    One series (the report of one run, or of one implementation's runs) is read a benchmark at a time
+    (by_benchmark): the same page, in memory bounded by one benchmark's rows. Several series are
+    compared row by row over all benchmarks (the verdicts' correction counts every row): they are
+    loaded whole.
     """
-    if len(by_placement(series)) > 1:
-        return render([Series(s.label, tuple(_whole(store, run) for run in s.runs), s.family) for s in series],
-                      size, correction)
-    keys, collectives = _table_order(store, series)
-    style, out, narrow, loaded = plots.styles(series), [], series, None
-    for key in keys:
-        table = key[0]
-        if loaded != (table.benchmark, table.processes):  # a benchmark's tables at one process count share rows
-            loaded = (table.benchmark, table.processes)
-            narrow = with_results_of(store, series, (table.benchmark,), table.processes)
-        out.append(table_section(key, plots.tables_of(narrow)[key], narrow, style))
-    for benchmark in collectives:
-        out += filter(None, [collective_section(benchmark, with_results_of(store, series, (benchmark,)), size)])
-    riken = [alltoall_section(with_results_of(store, series, ("Alltoall",)), size),
-             startup_section(with_results_of(store, series, tuple(name for name, _ in STARTUP)))]
-    consistency = consistency_tables(with_results_of(store, series, ("Allreduce", "Reduce", "Bcast")), size)
-    return _page(series, size, correction, None, out, [x for x in riken if x], consistency)
-
-
-def _whole(store: Store, run: LoadedRun) -> LoadedRun:
-    return LoadedRun(run.row, with_waiting(store.records(run.row.id)))
-
-
-def _table_order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
-    """The table keys of plots.tables_of and the benchmarks of plots.collectives_of, in their order, from
-    the results read one at a time."""
-    keys: dict[tuple, None] = {}
-    collectives: dict[str, None] = {}
-    for s in series:
-        for run in s.runs:
-            job = (run.run or {}).get("processes")
-            for record in store.iter_results(run.row.id):
-                record = marked_waiting(record, job)
-                if time_usec(record) is not None or bandwidth_mbs(record) is not None:
-                    keys.setdefault(table_key(record))
-                if plots.scalable(record):
-                    collectives.setdefault(record["benchmark"])
-    return list(keys), list(collectives)
+    placed = by_placement(series)
+    if len(placed) > 1:
+        return render(by_benchmark.whole(store, series), size, correction)
+    keys, collectives = by_benchmark.order(store, placed)
+    style = plots.styles(placed)
+    out = [table_section(key, lines, plots.skipped_sizes(key, narrow), style)
+           for key, lines, narrow in by_benchmark.tables(store, placed, keys)]
+    for benchmark, narrow in by_benchmark.collectives(store, placed, collectives):
+        out += filter(None, [collective_section(benchmark, narrow, size)])
+    riken = [alltoall_section(with_results_of(store, placed, ("Alltoall",)), size),
+             startup_section(with_results_of(store, placed, tuple(name for name, _ in STARTUP)))]
+    consistency = consistency_tables(with_results_of(store, placed, ("Allreduce", "Reduce", "Bcast")), size)
+    return _page(placed, size, correction, None, out, [x for x in riken if x], consistency)
