@@ -206,3 +206,25 @@ def test_one_run_of_osu_or_mpibench_gives_no_warning(tmp_path):
         write(path, 10)
         parsed = parse_file(path)
         assert parsed.count == 10 and not parsed.warnings
+
+
+def test_a_plot_of_one_run_draws_a_benchmark_at_a_time(tmp_path, monkeypatch):
+    from mpimark.presentation import plots
+
+    db = tmp_path / "results.db"
+    with Store(db) as store:
+        store_parsed(store, parse_file(DATA / "imb" / "check_timeouts.jsonl"))
+    with Store(db) as store:
+        series = selection.load(store, ["1"])
+        whole = plots.size_plots(series) + plots.scaling_plots(series)
+        expected = {plot.name + ".png": plots.render(plot.figure, "png") for plot in whole}
+
+    def refuse(self, run_id):
+        raise AssertionError("plot loaded the whole run")
+
+    monkeypatch.setattr(Store, "records", refuse)
+    result = invoke("plot", "1", "-o", str(tmp_path / "plots"), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    written = {path.name: path.read_bytes() for path in (tmp_path / "plots").iterdir()}
+    assert written == expected and len(written) > 3
+    assert result.stdout.splitlines() == [str(tmp_path / "plots" / name) for name in expected]
