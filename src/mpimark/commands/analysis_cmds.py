@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -215,15 +216,35 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
     One figure per benchmark and process count; the runs overlaid, named by
     their MPI library. RUN is a run id, STUDY all implementations of a study,
     STUDY:IMPL one of them."""
-    from mpimark.presentation import plots  # matplotlib takes a second to import: only for the commands that draw
+    # matplotlib takes a second to import: only for the commands that draw
+    from mpimark.presentation import by_benchmark, plots
 
+    written = 0
     with Store(db, for_reading=True) as store:
-        series = by_placement(load(store, selectors))
-    made = plots.size_plots(series) + plots.scaling_plots(series, size)
-    if not made:
+        series = by_placement(load(store, selectors, results=False))
+        if len(series) > 1:  # several series are drawn together: every run whole
+            series = by_benchmark.whole(store, series)
+            made = iter([plots.size_plots(series), plots.scaling_plots(series, size)])
+        else:  # one series a benchmark at a time, each plot written as it is drawn: a run of any size
+            made = _one_series_plots(store, series, size)
+        for batch in filter(None, made):
+            for path in plots.write(batch, Path(directory), fmt):
+                click.echo(str(path))
+                written += 1
+    if not written:
         raise MpimarkError("nothing to plot: the selected runs have no measured results")
-    for path in plots.write(made, Path(directory), fmt):
-        click.echo(str(path))
+
+
+def _one_series_plots(store: Store, series: list[Series], size: int | None) -> Iterator[list]:
+    """plots.size_plots and plots.scaling_plots of one series, in their order, a table at a time."""
+    from mpimark.presentation import by_benchmark, plots
+
+    keys, collectives = by_benchmark.order(store, series)
+    style = plots.styles(series)
+    for key, lines, narrow in by_benchmark.tables(store, series, keys):
+        yield plots.table_plots(key, lines, style, plots.skipped_sizes(key, narrow))
+    for benchmark, narrow in by_benchmark.collectives(store, series, collectives):
+        yield list(filter(None, [plots.scaling_plot(benchmark, narrow, size)]))
 
 
 @click.command("report")
@@ -243,9 +264,8 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
     implementations of a study, STUDY:IMPL one of them."""
     from mpimark.presentation import report  # matplotlib and jinja2: only for the commands that need them
 
-    with Store(db, for_reading=True) as store:
-        series = load(store, selectors)
-    html = report.render(series, size, correction)
+    with Store(db, for_reading=True) as store:  # read a benchmark at a time while it renders
+        html = report.render_stored(store, load(store, selectors, results=False), size, correction)
     Path(output).parent.mkdir(parents=True, exist_ok=True)  # as plot -o does: `-o results/x.html` in a clone
     Path(output).write_text(html, encoding="utf-8")
     click.echo(output)
@@ -284,8 +304,7 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
             notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
             said = f"; {'; '.join(notes)}" if notes else ""
             status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
-            count = item.count if hasattr(item, "count") else len(item.results)
-            click.echo(f"{item.path}: run {run_id}, {count} results ({item.fmt}{status}){said}")
+            click.echo(f"{item.path}: run {run_id}, {item.count} results ({item.fmt}{status}){said}")
             if study:
                 studies.add_run(store, study, run_id, impl or mpi_name)
 

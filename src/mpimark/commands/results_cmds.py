@@ -14,8 +14,9 @@ from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, jobs, note, recording
 from mpimark.presentation import imb_text, placement, rigour, study_export, tools
-from mpimark.presentation.export import describe, export, export_chunks, FORMATS as EXPORT_FORMATS, streams
-from mpimark.presentation.summary import describe_run, EXPORTS, to_rich
+from mpimark.presentation.export import (csv_chunks, describe, export, export_chunks, FORMATS as EXPORT_FORMATS,
+                                         markdown_export_chunks, streams)
+from mpimark.presentation.summary import describe_run, EXPORTS, rich_parts, to_rich
 from mpimark.records import machine
 from mpimark.records.mpi_library import label as library_label
 from mpimark.records.results import group_results, read_records, ResultsError
@@ -123,9 +124,11 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
         for index, (row, run, tool) in enumerate(zip(rows, runs, tool_of)):
             if index:
                 click.echo()
-            if stats or tool is not None:
+            if tool is not None:
                 records = store.records(row.id)
                 _show_one(row, run, records, records, stats, tool)
+            elif stats:  # a table at a time: a run of any size in memory bounded by its largest table
+                _show_one(row, run, store.iter_tables(row.id), _context(store, row.id), stats, tool)
             else:  # IMB's tables, as the records are read: a run of any size in bounded memory
                 _show_one(row, run, store.iter_records(row.id), _context(store, row.id), stats, tool)
 
@@ -139,7 +142,8 @@ def _context(store: Store, run_id: int) -> list[dict]:
 
 def _show_one(row: RunRow, run: dict | None, records: Iterable[dict], context: list[dict], stats: bool,
               tool) -> None:
-    """records: what the tables are made of (read once); context: the records the other lines need."""
+    """records: what the tables are made of (read once; with stats and no tool, the tables themselves:
+    Store.iter_tables); context: the records the other lines need."""
     click.echo(describe(row, context))
     if run and not stats:  # with --stats the summary prints this line itself
         click.echo(describe_run(run))
@@ -157,7 +161,10 @@ def _show_one(row: RunRow, run: dict | None, records: Iterable[dict], context: l
     if not row.results:
         click.echo(f"run {row.id} has no results")
     elif stats:
-        console(sys.stdout).print(to_rich(run, group_results(records)))
+        terminal = console(sys.stdout)
+        tables = records if tool is None else group_results(records).items()
+        for part in rich_parts(run, tables):  # one at a time: printed together they held every table's cells
+            terminal.print(part)
     elif tool is tools.startup:
         click.echo(tool.text(records, row.id), nl=False)
     elif tool is not None:
@@ -197,8 +204,15 @@ def export_command(selector: str, fmt: str, per_sample: bool, output: str | None
     if selector.isdigit() and not per_sample:
         with Store(db, for_reading=True) as store:
             row, run = store.run(int(selector)), store.run_record(int(selector))
-            if streams(row, run, fmt):  # written as the records are read: a run of any size in bounded memory
+            # Written as the records are read: a run of any size in bounded memory.
+            if streams(row, run, fmt):
                 _write_out(export_chunks(run, store.iter_records(row.id), fmt), output)
+                return
+            if fmt == "csv":
+                _write_out(csv_chunks(row.id, lambda: store.iter_results(row.id)), output)
+                return
+            if fmt == "markdown":  # a table at a time
+                _write_out(markdown_export_chunks(row, run, store.iter_tables(row.id)), output)
                 return
             text = export(row, store.records(row.id), fmt)
     else:

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 from mpimark.presentation import imb_programs, imb_text, tools
 from mpimark.presentation.cells import csv_writer
-from mpimark.presentation.summary import Column, COLUMNS as SUMMARY_COLUMNS, describe_run, to_markdown
-from mpimark.records.results import group_results, schema
+from mpimark.presentation.summary import Column, COLUMNS as SUMMARY_COLUMNS, describe_run, markdown_chunks
+from mpimark.records.results import group_results, schema, TableKey
 from mpimark.storage.store import RunRow
 
 # -- json: the stream as the core wrote it ------------------------------------
@@ -76,27 +76,38 @@ def _compound(spec: dict) -> bool:
 
 
 def to_csv(row: RunRow, records: list[dict]) -> str:
-    results = [r for r in records if r["type"] == "result"]
+    return "".join(csv_chunks(row.id, lambda: (r for r in records if r["type"] == "result")))
+
+
+def csv_chunks(run_id: int, results: Callable[[], Iterable[dict]]) -> Iterator[str]:
+    """to_csv's text some rows at a time. results() gives the run's result records from the start on
+    every call: read twice (the columns first, then the rows), none held, for a run of any size."""
     fields = _scalar_fields("result")
     distribution_fields = _scalar_fields("distribution")
     # Fields the schema does not know yet are kept too, after the known ones.
     known = {"type", *schema()["$defs"]["result"]["properties"]}
-    for result in results:
-        fields += [k for k, v in result.items()
-                   if k not in known and k not in fields and not isinstance(v, (dict, list))]
+    extra: dict[str, None] = {}  # in the order first seen
+    overlap = False
+    for result in results():
+        extra.update((k, None) for k, v in result.items() if k not in known and not isinstance(v, (dict, list)))
+        overlap = overlap or bool(result.get("overlap"))
+    fields += [k for k in extra if k not in fields]
     # The overlap figures (IMB-NBC, MPI-4, Truly_passive_put) flattened, rank as overlap_rank.
-    overlap_fields = _scalar_fields("overlap") if any(r.get("overlap") for r in results) else []
+    overlap_fields = _scalar_fields("overlap") if overlap else []
     out = io.StringIO()
     writer = csv_writer(out)
     writer.writerow(["run_id", *fields, *distribution_fields,
                      *(f"overlap_{f}" if f == "rank" else f for f in overlap_fields)])
-    for result in results:
+    for count, result in enumerate(results(), 1):
         distribution = result.get("distribution") or {}
-        overlap = result.get("overlap") or {}
-        values = [row.id, *(result.get(f) for f in fields), *(distribution.get(f) for f in distribution_fields),
-                  *(overlap.get(f) for f in overlap_fields)]
-        writer.writerow(values)
-    return out.getvalue()
+        overlap_values = result.get("overlap") or {}
+        writer.writerow([run_id, *(result.get(f) for f in fields), *(distribution.get(f) for f in distribution_fields),
+                         *(overlap_values.get(f) for f in overlap_fields)])
+        if count % 4096 == 0:  # a chunk some thousand rows long, not one per row
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
 
 
 # -- markdown: one table per benchmark x process count (x group) ----------------
@@ -144,9 +155,15 @@ def describe(row: RunRow, records: list[dict] | None = None) -> str:
 
 def to_markdown_export(row: RunRow, records: list[dict]) -> str:
     run = next((r for r in records if r["type"] == "run"), None)
+    return "".join(markdown_export_chunks(row, run, group_results(records).items()))
+
+
+def markdown_export_chunks(row: RunRow, run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]]
+                           ) -> Iterator[str]:
+    """to_markdown_export's text a table at a time, from tables read one at a time (Store.iter_tables)."""
     description = describe(row) + (f"\n\n{describe_run(run)}" if run else "")
-    return to_markdown(run, group_results(records), columns=MARKDOWN_COLUMNS,
-                       heading=f"# mpimark run {row.id}", description=description)
+    return markdown_chunks(run, tables, columns=MARKDOWN_COLUMNS, heading=f"# mpimark run {row.id}",
+                           description=description)
 
 
 # -- imb: the core's text output, regenerated ---------------------------------

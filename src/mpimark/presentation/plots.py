@@ -216,12 +216,26 @@ def _bandwidth_band(record: dict) -> tuple[float, float] | None:
 
 def skipped_sizes(key: tuple, series: list[Series]) -> dict[str, dict[int, str]]:
     """Per series label, the sizes of this table it did not measure and why (the result's status)."""
-    out: dict[str, dict[int, str]] = {}
+    return skipped_by_table(series).get(key, {})
+
+
+def skipped_by_table(series: list[Series]) -> dict[tuple, dict[str, dict[int, str]]]:
+    """skipped_sizes of every table, from one pass over the rows (one pass per table took most of the
+    time of a plot or report of a run of hundreds of tables)."""
+    out: dict[tuple, dict[str, dict[int, str]]] = {}
     for s in series:
-        measured = {r["bytes"] for r in s.results if table_key(r) == key and time_usec(r) is not None}
+        measured: dict[tuple, set[int]] = {}
+        failed: dict[tuple, list[dict]] = {}
         for r in s.results:
-            if table_key(r) == key and r.get("status", "ok") != "ok" and r["bytes"] not in measured:
-                out.setdefault(s.label, {})[r["bytes"]] = r["status"]
+            key = table_key(r)
+            if time_usec(r) is not None:
+                measured.setdefault(key, set()).add(r["bytes"])
+            if r.get("status", "ok") != "ok":
+                failed.setdefault(key, []).append(r)
+        for key, rows in failed.items():
+            for r in rows:
+                if r["bytes"] not in measured.get(key, set()):
+                    out.setdefault(key, {}).setdefault(s.label, {})[r["bytes"]] = r["status"]
     return out
 
 
@@ -247,9 +261,9 @@ def table_plots(key: tuple, lines: Lines, style: dict[str, Style] | None = None,
 
 def size_plots(series: list[Series]) -> list[Plot]:
     """Per benchmark and process count (and group, mode): time and bandwidth against size."""
-    style = styles(series)
+    style, skipped = styles(series), skipped_by_table(series)
     return [plot for key, lines in tables_of(series).items()
-            for plot in table_plots(key, lines, style, skipped_sizes(key, series))]
+            for plot in table_plots(key, lines, style, skipped.get(key, {}))]
 
 
 def scalable(record: dict) -> bool:

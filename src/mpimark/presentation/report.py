@@ -26,12 +26,13 @@ from mpimark import __version__
 from mpimark.analysis import seeds
 from mpimark.analysis.statistics import (CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches,
                                          DEFAULT_CORRECTION)
-from mpimark.presentation import placement, plots, rigour
+from mpimark.presentation import by_benchmark, placement, plots, rigour
 from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
-from mpimark.storage.selection import by_placement, LoadedRun, run_label, Series
+from mpimark.storage.selection import by_placement, LoadedRun, run_label, Series, with_results_of
+from mpimark.storage.store import Store
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
 PARALLEL_TRANSFER = ("Sendrecv", "Exchange")
@@ -186,10 +187,20 @@ def size_table(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]
         if any(bandwidth_mbs(r) is not None for r in records):
             headers.append(f"{prefix}Throughput [MB/s]")
             columns.append((s.label, records, lambda rs: _shown(_value(rs, bandwidth_mbs), _mbs)))
-    rows = [[str(size)] + [cell([r for r in records if r["bytes"] == size]) or missing(skipped.get(label), size)
-                           for label, records, cell in columns]
+    by_size = [(label, _by_size(records), cell) for label, records, cell in columns]
+    rows = [[str(size)] + [cell(found.get(size, [])) or missing(skipped.get(label), size)
+                           for label, found, cell in by_size]
             for size in sizes]
     return Table(title(key), headers, rows)
+
+
+def _by_size(records: list[dict]) -> dict[int, list[dict]]:
+    """The records per size, in their order: looked up per row of a table (searching the records for each
+    size was quadratic, most of a report's time with thousands of sizes per table)."""
+    found: dict[int, list[dict]] = {}
+    for record in records:
+        found.setdefault(record["bytes"], []).append(record)
+    return found
 
 
 def process_table(benchmark: str, series: list[Series]) -> Table | None:
@@ -204,8 +215,8 @@ def process_table(benchmark: str, series: list[Series]) -> Table | None:
             where = _on_nodes(s, processes, benchmark) if spans else ""
             headers.append(f"{s.label}: {processes} procs{where}" if len(series) > 1 else f"{processes} procs{where}")
             columns.append([r for r in mine if r["processes"] == processes])
-    rows = [[str(size)] + [_seconds(_value([r for r in column if r["bytes"] == size], time_usec))
-                           for column in columns]
+    by_size = [_by_size(column) for column in columns]
+    rows = [[str(size)] + [_seconds(_value(found.get(size, []), time_usec)) for found in by_size]
             for size in sorted({r["bytes"] for r in collective})]
     return Table(f"{benchmark}: communication time [sec]", headers, rows)
 
@@ -505,18 +516,25 @@ def ranking_table(series: list[Series], correction: str = DEFAULT_CORRECTION) ->
 
 
 def sections(series: list[Series], size: int | None) -> list[Section]:
-    out, style = [], plots.styles(series)
-    for key, lines in plots.tables_of(series).items():
-        skipped = plots.skipped_sizes(key, series)
-        out.append(Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)],
-                           [size_table(key, lines, skipped)]))
+    style, skipped = plots.styles(series), plots.skipped_by_table(series)
+    out = [table_section(key, lines, skipped.get(key, {}), style) for key, lines in plots.tables_of(series).items()]
     for benchmark in plots.collectives_of(series):
-        plot = plots.scaling_plot(benchmark, series, size)
-        table = process_table(benchmark, series)
-        if plot or table:
-            out.append(Section(f"{benchmark} against process count", [_png(plot)] if plot else [],
-                               [table] if table else []))
+        out += filter(None, [collective_section(benchmark, series, size)])
     return out
+
+
+def table_section(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]], style: dict) -> Section:
+    """One table's plots and RIKEN's table: time and throughput against size."""
+    return Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)],
+                   [size_table(key, lines, skipped)])
+
+
+def collective_section(benchmark: str, series: list[Series], size: int | None) -> Section | None:
+    plot = plots.scaling_plot(benchmark, series, size)
+    table = process_table(benchmark, series)
+    if plot or table:
+        return Section(f"{benchmark} against process count", [_png(plot)] if plot else [], [table] if table else [])
+    return None
 
 
 def _environment() -> jinja2.Environment:
@@ -541,6 +559,13 @@ def render(series: list[Series], size: int | None = None, correction: str = DEFA
     """The report as one HTML document; runs placed differently (ranks per node) are series of their own."""
     series = by_placement(series)
     found = verdicts(series, correction) if len(series) > 1 else None
+    return _page(series, size, correction, found, sections(series, size),
+                 [x for x in (alltoall_section(series, size), startup_section(series)) if x],
+                 consistency_tables(series, size))
+
+
+def _page(series: list[Series], size: int | None, correction: str, found: Verdicts | None,
+          found_sections: list[Section], riken: list[Section], consistency: list[Table]) -> str:
     return _environment().get_template("report.html.j2").render(
         version=__version__,
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
@@ -552,12 +577,36 @@ def render(series: list[Series], size: int | None = None, correction: str = DEFA
         comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
         if found else "",
         comparison_warnings=[f"{label}: {w}" for label, c in (found or {}).items() for w in c.warnings],
-        sections=sections(series, size),
+        sections=found_sections,
         conditions=conditions_table(series),
         machine=machine_table(series),
-        riken=[x for x in (alltoall_section(series, size), startup_section(series)) if x],
-        consistency=consistency_tables(series, size),
+        riken=riken,
+        consistency=consistency,
         ranking=ranking_table(series, correction) if found else None,
         note=NOTE,
         band_note=plots.BAND_NOTE,
     )
+
+
+def render_stored(store: Store, series: list[Series], size: int | None = None,
+                  correction: str = DEFAULT_CORRECTION) -> str:
+    """render() of series loaded without their results (selection.load(..., results=False)).
+
+    One series (the report of one run, or of one implementation's runs) is read a benchmark at a time
+    (by_benchmark): the same page, in memory bounded by one benchmark's rows. Several series are
+    compared row by row over all benchmarks (the verdicts' correction counts every row): they are
+    loaded whole.
+    """
+    placed = by_placement(series)
+    if len(placed) > 1:
+        return render(by_benchmark.whole(store, series), size, correction)
+    keys, collectives = by_benchmark.order(store, placed)
+    style = plots.styles(placed)
+    out = [table_section(key, lines, plots.skipped_sizes(key, narrow), style)
+           for key, lines, narrow in by_benchmark.tables(store, placed, keys)]
+    for benchmark, narrow in by_benchmark.collectives(store, placed, collectives):
+        out += filter(None, [collective_section(benchmark, narrow, size)])
+    riken = [alltoall_section(with_results_of(store, placed, ("Alltoall",)), size),
+             startup_section(with_results_of(store, placed, tuple(name for name, _ in STARTUP)))]
+    consistency = consistency_tables(with_results_of(store, placed, ("Allreduce", "Reduce", "Bcast")), size)
+    return _page(placed, size, correction, None, out, [x for x in riken if x], consistency)

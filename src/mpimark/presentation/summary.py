@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from rich.console import Group
@@ -107,8 +107,15 @@ def describe_run(run: dict) -> str:
 
 def to_rich(run: dict | None, tables: Tables) -> Group:
     """run None: a stored run killed before the core wrote its run record."""
-    parts: list = [Text(describe_run(run), style="dim")] if run else []
-    for key, results in tables.items():
+    return Group(*rich_parts(run, tables.items()))
+
+
+def rich_parts(run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]]) -> Iterator:
+    """to_rich's parts one at a time, from tables read one at a time (Store.iter_tables): printed one by
+    one they give to_rich's text, holding one table."""
+    if run:
+        yield Text(describe_run(run), style="dim")
+    for key, results in tables:
         columns = _shown_columns(results)
         # Text, not str: rich would read "[usec]" in a header as markup.
         table = Table(title=Text(key.title()), title_justify="left")
@@ -118,22 +125,30 @@ def to_rich(run: dict | None, tables: Tables) -> Group:
         for result in results:
             style = None if result["status"] == "ok" else "yellow"
             table.add_row(*(_cell(c, result) for c in columns), style=style)
-        parts.append(table)
-    return Group(*parts)
+        yield table
 
 
 def to_markdown(run: dict | None, tables: Tables, *, columns: tuple[Column, ...] = COLUMNS,
                 heading: str = "# mpimark summary", description: str | None = None) -> str:
     """export.py passes its own columns, heading and description (a run without a run record)."""
+    return "".join(markdown_chunks(run, tables.items(), columns=columns, heading=heading, description=description))
+
+
+def markdown_chunks(run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]], *,
+                    columns: tuple[Column, ...] = COLUMNS, heading: str = "# mpimark summary",
+                    description: str | None = None) -> Iterator[str]:
+    """to_markdown's text a table at a time, from tables read one at a time (Store.iter_tables)."""
     # Names, hosts and library strings come from outside: markdown() keeps them text.
-    lines = [heading, "", markdown(description if description is not None else describe_run(run), cell=False)]
-    for key, results in tables.items():
+    yield "\n".join([heading, "", markdown(description if description is not None else describe_run(run),
+                                                cell=False)])
+    for key, results in tables:
         shown = _shown_columns(results, columns)
-        lines += ["", f"## {markdown(key.title(), cell=False)}", ""]
+        lines = ["", f"## {markdown(key.title(), cell=False)}", ""]
         lines.append("| " + " | ".join(markdown(c.header) for c in shown) + " |")
         lines.append("|" + "|".join("---:" if _numeric(c) else "---" for c in shown) + "|")
         lines += ["| " + " | ".join(markdown(_cell(c, r)) for c in shown) + " |" for r in results]
-    return "\n".join(lines) + "\n"
+        yield "\n" + "\n".join(lines)
+    yield "\n"
 
 
 def to_csv(run: dict, tables: Tables) -> str:

@@ -52,8 +52,19 @@ def run_label(row: RunRow) -> str:
     return library_label(row.mpi_library_version) or row.mpi_name or f"run {row.id}"
 
 
-def _load(store: Store, run_id: int) -> LoadedRun:
-    return LoadedRun(store.run(run_id), with_waiting(store.records(run_id)))
+def _load(store: Store, run_id: int, results: bool = True) -> LoadedRun:
+    """results False: the run's records without its results (the run and end records, the events)."""
+    records = store.records(run_id) if results else store.context_records(run_id)
+    return LoadedRun(store.run(run_id), with_waiting(records))
+
+
+def with_results_of(store: Store, series: list[Series], benchmarks: tuple[str, ...],
+                    processes: int | None = None) -> list[Series]:
+    """Series loaded without results (load(..., results=False)) with the result records of some benchmarks
+    (at one process count): a report a benchmark at a time holds one benchmark's rows, not a whole run's."""
+    return [Series(s.label, tuple(LoadedRun(run.row, with_waiting(
+        [*run.records, *store.results_of(run.row.id, benchmarks, processes)])) for run in s.runs), s.family)
+            for s in series]
 
 
 def with_waiting(records: list[dict]) -> list[dict]:
@@ -68,15 +79,20 @@ def with_waiting(records: list[dict]) -> list[dict]:
     job = run.get("processes") if run else None
     if not job:
         return records
-    return [{**r, "waiting": job - r["processes"]}
-            if r["type"] == "result" and r.get("multi") is None and 0 < r.get("processes", job) < job else r
-            for r in records]
+    return [marked_waiting(r, job) for r in records]
 
 
-def resolve(store: Store, selector: str) -> list[Series]:
-    """The series one selector stands for; StoreError when it names nothing."""
+def marked_waiting(record: dict, job: int | None) -> dict:
+    """One record as with_waiting() gives it, in a job of that many processes (None: not known)."""
+    if job and record["type"] == "result" and record.get("multi") is None and 0 < record.get("processes", job) < job:
+        return {**record, "waiting": job - record["processes"]}
+    return record
+
+
+def resolve(store: Store, selector: str, results: bool = True) -> list[Series]:
+    """The series one selector stands for; StoreError when it names nothing. results: as _load's."""
     if selector.isdigit():
-        run = _load(store, int(selector))
+        run = _load(store, int(selector), results)
         return [Series(run_label(run.row), (run,))]
     study, _, implementation = selector.partition(":")
     found = [m for m in studies.members(store, study) if not implementation or m.implementation == implementation]
@@ -89,7 +105,7 @@ def resolve(store: Store, selector: str) -> list[Series]:
                          "'mpimark runs' and 'mpimark study list' show what is stored")
     by_label: dict[str, list[LoadedRun]] = {}
     for member in found:
-        by_label.setdefault(member.implementation, []).append(_load(store, member.run_id))
+        by_label.setdefault(member.implementation, []).append(_load(store, member.run_id, results))
     # The order `mpimark matrix --mpi` gave, where a plan says it; else by label.
     planned = [i["label"] for plan in studies.plans(store, study) for i in plan.get("implementations", [])]
     rank: dict[str, int] = {}
@@ -99,9 +115,9 @@ def resolve(store: Store, selector: str) -> list[Series]:
     return [Series(label, tuple(by_label[label])) for label in ordered]
 
 
-def load(store: Store, selectors: list[str] | tuple[str, ...]) -> list[Series]:
-    """Every selector's series, in order; equal labels get the run id (or a count) added."""
-    series = [s for selector in selectors for s in resolve(store, selector)]
+def load(store: Store, selectors: list[str] | tuple[str, ...], results: bool = True) -> list[Series]:
+    """Every selector's series, in order; equal labels get the run id (or a count) added. results: as _load's."""
+    series = [s for selector in selectors for s in resolve(store, selector, results)]
     counts: dict[str, int] = {}
     for s in series:
         counts[s.label] = counts.get(s.label, 0) + 1

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from mpimark.errors import MpimarkError
 from mpimark.paths import data_dir
-from mpimark.records.results import MACHINE_EVENT
+from mpimark.records.results import MACHINE_EVENT, TableKey
 
 # Marks the file as ours (PRAGMA application_id, "mpmk"), so another
 # program's SQLite file is refused instead of being written into.
@@ -761,12 +761,11 @@ class Store:
             raise StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
         return self._run_row(row)
 
-    _RECORDS_QUERY = (
-        "SELECT seq, record FROM results WHERE run_id = :id"
-        " UNION ALL SELECT seq, record FROM events WHERE run_id = :id"
+    _CONTEXT_QUERY = (
+        "SELECT seq, record FROM events WHERE run_id = :id"
         " UNION ALL SELECT run_seq, run_record FROM runs WHERE id = :id AND run_record IS NOT NULL"
-        " UNION ALL SELECT end_seq, end_record FROM runs WHERE id = :id AND end_record IS NOT NULL"
-        " ORDER BY 1")
+        " UNION ALL SELECT end_seq, end_record FROM runs WHERE id = :id AND end_record IS NOT NULL")
+    _RECORDS_QUERY = f"SELECT seq, record FROM results WHERE run_id = :id UNION ALL {_CONTEXT_QUERY} ORDER BY 1"
 
     def records(self, run_id: int) -> list[dict]:
         """Every record of the run as added, in arrival order."""
@@ -780,17 +779,64 @@ class Store:
         """records(), one at a time as SQLite reads them: a run of any size in bounded memory.
 
         Consume it before the next call on this store (it holds the connection's cursor)."""
+        for _, text in self._rows(run_id, self._RECORDS_QUERY):
+            yield json.loads(text)  # one at a time: nothing to share keys with
+
+    def iter_results(self, run_id: int) -> Iterator[dict]:
+        """The run's result records alone, in arrival order, one at a time (as iter_records)."""
+        for (text,) in self._rows(run_id, "SELECT record FROM results WHERE run_id = :id ORDER BY seq"):
+            yield json.loads(text)
+
+    def results_of(self, run_id: int, benchmarks: Iterable[str], processes: int | None = None) -> list[dict]:
+        """The run's result records of some benchmarks (at one process count), in arrival order: what a
+        report's section of a benchmark needs, without the rest of a run of any size."""
+        names = list(benchmarks)
+        marks = ", ".join(f":b{i}" for i in range(len(names)))
+        sql = (f"SELECT record FROM results WHERE run_id = :id AND benchmark IN ({marks})"
+               + ("" if processes is None else " AND processes = :processes") + " ORDER BY seq")
+        values = {f"b{i}": name for i, name in enumerate(names)} | {"processes": processes}
+        return [_record(text) for (text,) in self._rows(run_id, sql, values)]
+
+    def _rows(self, run_id: int, sql: str, values: dict | None = None) -> Iterator[tuple]:
+        """The rows of a query of one run (parameter :id, and values), fetched some at a time."""
         with self._guard():
             conn = self._connection()
             self._require_run(conn, run_id)
-            cursor = conn.execute(self._RECORDS_QUERY, {"id": run_id})
+            cursor = conn.execute(sql, {"id": run_id, **(values or {})})
         while True:
             with self._guard():
                 rows = cursor.fetchmany(1000)
             if not rows:
                 return
-            for _, text in rows:
-                yield json.loads(text)  # one at a time: nothing to share keys with
+            yield from rows
+
+    # results.group_results' order, made by SQLite (which sorts in bounded memory, spilling to a
+    # temporary file): tables in the order of their first row, each table's rows in arrival order.
+    # The mode is TableKey's (IMB-EXT/RMA: aggregate, non_aggregate), which only the record holds.
+    _TABLES_QUERY = (
+        "SELECT benchmark, multi, processes, grp, mode, record FROM ("
+        " SELECT seq, record, benchmark, multi, processes, grp, json_extract(record, '$.mode') AS mode,"
+        " min(seq) OVER (PARTITION BY benchmark, multi, processes, grp, json_extract(record, '$.mode')) AS first"
+        " FROM results WHERE run_id = :id) ORDER BY first, seq")
+
+    def iter_tables(self, run_id: int) -> Iterator[tuple[TableKey, list[dict]]]:
+        """group_results(records(run_id)).items(), one table held at a time: a run of any size in memory
+        bounded by its largest table. Consume it before the next call on this store."""
+        table: list[dict] = []
+        current: TableKey | None = None
+        for *columns, text in self._rows(run_id, self._TABLES_QUERY):
+            key = TableKey(*columns)
+            if key != current:
+                if table:
+                    yield current, table
+                current, table = key, []
+            table.append(_record(text))
+        if table:
+            yield current, table
+
+    def context_records(self, run_id: int) -> list[dict]:
+        """records() without the results: the run and end records and the events, in arrival order."""
+        return [_record(text) for _, text in self._rows(run_id, f"{self._CONTEXT_QUERY} ORDER BY 1")]
 
     def run_record(self, run_id: int) -> dict | None:
         """The run's run record (the stream's first), None if it has none (imports of other suites' text)."""

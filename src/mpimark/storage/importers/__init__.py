@@ -51,15 +51,6 @@ def detect(path: Path, text: str) -> str:
                            "with --format")
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise fail(path, None, f"not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise fail(path, None, f"cannot read: {exc.strerror or exc}") from None
-
-
 def _head(path: Path) -> str:
     """The first HEAD_BYTES of the file as text (a character cut at the end is dropped)."""
     try:
@@ -75,10 +66,12 @@ def _head(path: Path) -> str:
         raise fail(path, None, f"not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
 
 
-def _lines(path: Path) -> Iterator[str]:
-    """The file's lines, read as they are needed (a file of any size takes a buffer's worth of memory)."""
+def _lines(path: Path, newline: str = "") -> Iterator[str]:
+    """The file's lines, read as they are needed (a file of any size takes a buffer's worth of memory).
+
+    newline as open()'s: "" ends a line at \\n, \\r or \\r\\n, "\\n" at \\n alone."""
     try:
-        with path.open(encoding="utf-8", newline="") as f:
+        with path.open(encoding="utf-8", newline=newline) as f:
             yield from f
     except UnicodeDecodeError as exc:
         raise fail(path, None, f"not a UTF-8 text file ({exc.reason})") from None
@@ -89,25 +82,20 @@ def _lines(path: Path) -> Iterator[str]:
 def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None) -> Parsed | jsonl.Stream:
     """The records of one file; processes is the count for outputs that do not print it (OSU collectives).
 
-    IMB text is read as a stream (twice: checked now, its rows again when stored); the other formats,
-    whose outputs are small, are read whole.
+    Every format is read as a stream, at least twice (checked now, its rows again when stored), so a file
+    of any size is imported in bounded memory.
     """
     path = Path(path)
     if fmt == "auto":
         fmt = detect(path, _head(path))
+    if fmt == "jsonl":
+        return jsonl.parse(path, lambda: _lines(path, newline="\n"))
     if fmt == "imb":
         parsed = imb.parse(path, lambda: _lines(path))
-        if not parsed.count:
-            raise fail(path, None, f"{FORMAT_NAMES[fmt]} output without a single result row")
-        return parsed
-    text = _read(path)
-    if fmt == "jsonl":
-        return jsonl.parse(path, text)
-    lines = text.splitlines()
-    if fmt == "osu":
-        parsed = osu.parse(path, lines, processes)
+    elif fmt == "osu":
+        parsed = osu.parse(path, lambda: _lines(path), processes)
     elif fmt == "mpibench":
-        parsed = mpibench.parse(path, lines, processes)
+        parsed = mpibench.parse(path, lambda: _lines(path), processes)
     else:
         raise ValueError(f"unknown import format {fmt!r}")
     if not parsed.count:

@@ -38,8 +38,7 @@ class Parsed:
     """One imported file, read and checked: how to read its result records again, and what its header said.
 
     The records are not kept: rows() reads them from the file again, one at a
-    time, so a file of any size is stored with bounded memory (importers/imb.py
-    streams; the smaller formats keep a list, Parsed.of).
+    time, so a file of any size is stored with bounded memory.
     """
 
     path: Path
@@ -52,12 +51,6 @@ class Parsed:
     notes: list[str] = field(default_factory=list)  # assumptions the importer had to make
     incomplete: str | None = None  # why the file holds less than a whole run (stored as incomplete), or None
     warnings: list[str] = field(default_factory=list)  # what the user should hear at once (also in notes)
-
-    @classmethod
-    def of(cls, path: Path, fmt: str, results: list[dict], source: dict | None = None, **more) -> Parsed:
-        """A file whose records were read into a list."""
-        return cls(path, fmt, lambda: iter(results), len(results),
-                   max((r["processes"] for r in results), default=0), source or {}, **more)
 
     @property
     def results(self) -> list[dict]:

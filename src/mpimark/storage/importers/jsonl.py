@@ -15,7 +15,9 @@ malformed line anywhere else is an error, and nothing is stored.
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,21 +31,26 @@ SUITE_WORDS = {"b_eff": "beff"}
 
 @dataclass
 class Stream:
-    """One results stream, read and checked."""
+    """One results stream, read and checked. Its records are not kept: rows() reads them from the file
+    again, one at a time (importers/imb.py does the same), so a stream of any size is stored in bounded
+    memory."""
 
     path: Path
-    records: list[dict]
+    run: dict  # the run record, the stream's first
+    rows: Callable[[], Iterator[dict]]  # every record, the run record first, on every call
+    count: int  # result records
     status: str  # complete | incomplete
     notes: list[str] = field(default_factory=list)  # why it is incomplete
     fmt: str = "jsonl"
 
     @property
-    def run(self) -> dict:
-        return self.records[0]
+    def records(self) -> list[dict]:
+        """Every record at once (small files, tests); storing goes through rows()."""
+        return list(self.rows())
 
     @property
     def results(self) -> list[dict]:
-        return [r for r in self.records if r["type"] == "result"]
+        return [r for r in self.rows() if r["type"] == "result"]
 
 
 def looks_like(text: str) -> bool:
@@ -51,36 +58,38 @@ def looks_like(text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
-def parse(path: Path, text: str) -> Stream:
-    lines = text.split("\n")
-    cut = lines.pop() if lines else ""  # after the last newline: "" for a whole file, else a line being written
-    records: list[dict] = []
+def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Stream:
+    """Read and check every record once, keeping the run record and counts; lines() gives the file's lines
+    (split at \\n alone, as the core writes them) from the start on every call."""
+    run: dict | None = None
+    kept = results = 0  # records stored, result records among them
+    end: dict | None = None
     notes: list[str] = []
-    numbered = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
-    cut_number = len(lines) + 1 if cut.strip() else None
-    if cut_number:
-        numbered.append((cut_number, cut))
-    for number, line in numbered:
+    for number, line in enumerate(lines(), 1):
+        if not line.strip():
+            continue
         try:
             record = parse_record(line)
         except json.JSONDecodeError as exc:
-            if number == cut_number:  # the core was stopped while writing it
+            if not line.endswith("\n"):  # the last line, without its end: the core was stopped while writing it
                 notes.append(f"its last line (line {number}) is cut off and was left out")
                 break
             raise fail(path, number, f"not JSON: {exc.msg} (column {exc.colno})") from None
         except ValueError as exc:
             raise fail(path, number, f"{exc}; check it with 'mpimark validate {path}'") from None
-        if not records and record["type"] != "run":
+        if run is None and record["type"] != "run":
             raise fail(path, number, f"the first record must be 'run', not {record['type']!r}: not a stream "
                                      "of mpimark-core -json")
-        if records and record["type"] == "run":
+        if run is not None and record["type"] == "run":
             raise fail(path, number, "a second run record: two streams written into one file?")
-        if any(r["type"] == "end" for r in records):
+        if end is not None:
             raise fail(path, number, f"a {record['type']} record after the end record")
-        records.append(record)
-    if not records:
+        run = run or record
+        end = record if record["type"] == "end" else end
+        results += record["type"] == "result"
+        kept += 1
+    if run is None:
         raise fail(path, None, "no records (an empty file)")
-    end = next((r for r in records if r["type"] == "end"), None)
     if end is None:
         notes.append("the stream has no end record (the job ended before the core finished): stored as incomplete")
         status = "incomplete"
@@ -89,7 +98,13 @@ def parse(path: Path, text: str) -> Stream:
         status = "incomplete"
     else:
         status = "complete"
-    return Stream(path, records, status, notes)
+    return Stream(path, run, lambda: _records(lines(), kept), results, status, notes)
+
+
+def _records(lines: Iterable[str], kept: int) -> Iterator[dict]:
+    """The first kept records of the lines (checked by parse(): a cut last line is not among them)."""
+    records = (json.loads(line) for line in lines if line.strip())
+    yield from itertools.islice(records, kept)
 
 
 def store(store: Store, stream: Stream, mpi_name: str | None = None) -> int:
@@ -98,5 +113,5 @@ def store(store: Store, stream: Stream, mpi_name: str | None = None) -> int:
     message = f"imported from {stream.path}" + (f"; {'; '.join(stream.notes)}" if stream.notes else "")
     return store.add_run(launch_command=list(run.get("command_line") or []), environment={},
                          mpi_name=mpi_name, mpi_prefix=None, requested_processes=run["processes"],
-                         suite=SUITE_WORDS.get(run["suite"], run["suite"]), records=list(stream.records),
+                         suite=SUITE_WORDS.get(run["suite"], run["suite"]), records=stream.rows(),
                          status=stream.status, message=message)

@@ -13,6 +13,7 @@ the rows keep suite "mpibench". Avg/Min/Max are over all world ranks.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from mpimark.storage.importers.common import datatype_for, fail, number, Parsed, result_record
@@ -42,31 +43,51 @@ def _fields(path: Path, line: int, words: list[str]) -> dict[str, str]:
     return fields
 
 
-def parse(path: Path, lines: list[str], processes: int | None = None) -> Parsed:
+def parse(path: Path, lines: Callable[[], Iterable[str]], processes: int | None = None) -> Parsed:
+    """Read and check the whole file, keeping only counts; the Parsed reads the rows again when stored.
+
+    lines() gives the file's lines from the start on every call. The rank list comes first in the file
+    but a row without Ranks: needs its length, so the file is read once for the rank list and the tool,
+    once to check the rows (importers/imb.py reads twice), and once more when stored."""
     hosts: dict[int, str] = {}
-    rows: list[tuple[int, str, dict[str, str]]] = []
     source: dict[str, str] = {}
-    for line_number, raw in enumerate(lines, start=1):
+    starts = 0
+    for raw in lines():
         text = raw.strip()
-        if not text or text == "END mpiBench" or BUFFERS.match(text):
-            continue
         if match := START.match(text):
             source["tool"] = f"mpiBench {match.group(1)}".strip()
+            starts += 1
         elif match := HOST.match(text):
             hosts[int(match.group(1))] = match.group(2)
-        elif ROW.match(text):
+    world = len(hosts) or processes
+    count = max_processes = 0
+    for record in _rows(path, lines(), world):
+        count += 1
+        max_processes = max(max_processes, record["processes"])
+    if not count:
+        raise fail(path, None, "no mpiBench rows in the file (no '<Op> Bytes: ...' line)")
+    if hosts:
+        source["hosts"] = ", ".join(dict.fromkeys(hosts[r] for r in sorted(hosts)))
+    warnings = []
+    if starts > 1:  # cat run1.txt run2.txt > all.txt
+        warnings.append(f"the file looks like {starts} runs one after another ({starts} 'START mpiBench' lines), "
+                        "stored as one run; split the file to keep them apart")
+    return Parsed(path, "mpibench", lambda: _rows(path, lines(), world), count, max_processes, source,
+                  notes=warnings, warnings=warnings)
+
+
+def _rows(path: Path, lines: Iterable[str], world: int | None) -> Iterator[dict]:
+    """The result records of the file's lines, one at a time; ImportFormatError on a bad line."""
+    for line_number, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text or text == "END mpiBench" or BUFFERS.match(text) or START.match(text) or HOST.match(text):
+            continue
+        if ROW.match(text):
             words = text.split()
-            rows.append((line_number, words[0], _fields(path, line_number, words[1:])))
+            yield _record(path, line_number, words[0], _fields(path, line_number, words[1:]), world)
         else:
             raise fail(path, line_number, "not an mpiBench line (expected 'START mpiBench', 'rank : host', "
                                           "'<Op> Bytes: ... Iters: ... Avg: ... Min: ... Max: ...' or 'END mpiBench')")
-    if not rows:
-        raise fail(path, None, "no mpiBench rows in the file (no '<Op> Bytes: ...' line)")
-    world = len(hosts) or processes
-    if hosts:
-        source["hosts"] = ", ".join(dict.fromkeys(hosts[r] for r in sorted(hosts)))
-    results = [_record(path, line, op, fields, world) for line, op, fields in rows]
-    return Parsed.of(path, "mpibench", results, source)
 
 
 def _record(path: Path, line: int, op: str, fields: dict[str, str], world: int | None) -> dict:

@@ -15,6 +15,8 @@ test: the caller passes it (--np).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mpimark.records.benchmarks import BenchmarkClass
@@ -91,9 +93,38 @@ class _Test:
         return default
 
 
-def parse(path: Path, lines: list[str], processes: int | None = None) -> Parsed:
-    results: list[dict] = []
-    tests: list[_Test] = []
+@dataclass
+class _Tally:
+    """What the rows showed, counted as they go by."""
+
+    results: int = 0
+    max_processes: int = 0
+    tests: list[_Test] = field(default_factory=list)
+
+
+def parse(path: Path, lines: Callable[[], Iterable[str]], processes: int | None = None) -> Parsed:
+    """Read and check the whole file once, keeping only counts; the Parsed reads the rows again when stored.
+
+    lines() gives the file's lines from the start on every call (importers/imb.py does the same)."""
+    tally = _Tally()
+    for _ in _rows(path, lines(), processes, tally):
+        pass
+    if not tally.tests:
+        raise fail(path, None, "no OSU test in the file (no '# OSU ... Test' line)")
+    source = {"tests": "; ".join(f"{t.title} v{t.version}" if t.version else t.title for t in tally.tests)}
+    warnings = []
+    titles = [t.title for t in tally.tests]
+    repeated = sorted({t for t in titles if titles.count(t) > 1})
+    if repeated:  # cat run1.txt run2.txt > all.txt: one program's rows twice
+        warnings.append(f"the file looks like several runs one after another ({', '.join(repeated)} "
+                        f"{'appears' if len(repeated) == 1 else 'appear'} more than once), stored as one run; "
+                        "split the file to keep them apart")
+    return Parsed(path, "osu", lambda: _rows(path, lines(), processes, _Tally()), tally.results,
+                  tally.max_processes, source, notes=warnings, warnings=warnings)
+
+
+def _rows(path: Path, lines: Iterable[str], processes: int | None, tally: _Tally) -> Iterator[dict]:
+    """The result records of the file's lines, one at a time, counted in tally; ImportFormatError on a bad line."""
     test: _Test | None = None
     for line_number, raw in enumerate(lines, start=1):
         text = raw.strip()
@@ -102,7 +133,7 @@ def parse(path: Path, lines: list[str], processes: int | None = None) -> Parsed:
         if text.startswith("#"):
             if match := TITLE.match(text):
                 test = _Test(match.group(1), match.group(2), line_number)
-                tests.append(test)
+                tally.tests.append(test)
             elif test is not None and (match := DATATYPE.match(text)):
                 test.datatype = match.group(1)
             elif test is not None and (match := PAIRS.match(text)):
@@ -114,11 +145,10 @@ def parse(path: Path, lines: list[str], processes: int | None = None) -> Parsed:
             continue
         if test is None or test.columns is None:
             raise fail(path, line_number, "data row before any '# Size ...' column header")
-        results.append(_row(path, line_number, text, test, processes))
-    if not tests:
-        raise fail(path, None, "no OSU test in the file (no '# OSU ... Test' line)")
-    source = {"tests": "; ".join(f"{t.title} v{t.version}" if t.version else t.title for t in tests)}
-    return Parsed.of(path, "osu", results, source)
+        record = _row(path, line_number, text, test, processes)
+        tally.results += 1
+        tally.max_processes = max(tally.max_processes, record["processes"])
+        yield record
 
 
 def _row(path: Path, line: int, text: str, test: _Test, processes: int | None) -> dict:

@@ -1,0 +1,57 @@
+"""A selection's tables and collectives read from the store a benchmark at a time (report, plot).
+
+The series come loaded without their results (selection.load(..., results=False)); each table (or
+collective) is handed over with the series narrowed to the rows of its benchmark (and process count),
+in the order plots.tables_of and plots.collectives_of give them, so what is drawn and written is the
+same as from the whole run, in memory bounded by one benchmark's rows instead of the run's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mpimark.presentation import plots
+from mpimark.records.figures import bandwidth_mbs, table_key, time_usec
+from mpimark.storage.selection import LoadedRun, marked_waiting, Series, with_results_of, with_waiting
+from mpimark.storage.store import Store
+
+
+def whole(store: Store, series: list[Series]) -> list[Series]:
+    """The series with every record of their runs, as selection.load gives them."""
+    return [Series(s.label, tuple(LoadedRun(run.row, with_waiting(store.records(run.row.id))) for run in s.runs),
+                   s.family) for s in series]
+
+
+def order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
+    """The table keys of plots.tables_of and the benchmarks of plots.collectives_of, in their order, from
+    the results read one at a time. For one series (several series order tables per series)."""
+    keys: dict[tuple, None] = {}
+    collectives: dict[str, None] = {}
+    for s in series:
+        for run in s.runs:
+            job = (run.run or {}).get("processes")
+            for record in store.iter_results(run.row.id):
+                record = marked_waiting(record, job)
+                if time_usec(record) is not None or bandwidth_mbs(record) is not None:
+                    keys.setdefault(table_key(record))
+                if plots.scalable(record):
+                    collectives.setdefault(record["benchmark"])
+    return list(keys), list(collectives)
+
+
+def tables(store: Store, series: list[Series], keys: list[tuple]) -> Iterator[tuple[tuple, plots.Lines, list[Series]]]:
+    """Per table key (in the order given): its lines (plots.tables_of) and the series narrowed to its
+    benchmark and process count."""
+    narrow, loaded = series, None
+    for key in keys:
+        table = key[0]
+        if loaded != (table.benchmark, table.processes):  # a benchmark's tables at one count share rows
+            loaded = (table.benchmark, table.processes)
+            narrow = with_results_of(store, series, (table.benchmark,), table.processes)
+        yield key, plots.tables_of(narrow)[key], narrow
+
+
+def collectives(store: Store, series: list[Series], benchmarks: list[str]) -> Iterator[tuple[str, list[Series]]]:
+    """Per collective benchmark (in the order given): the series narrowed to its rows."""
+    for benchmark in benchmarks:
+        yield benchmark, with_results_of(store, series, (benchmark,))

@@ -1,0 +1,230 @@
+"""Large runs are read and written a table (or a row) at a time: show --stats, export csv|markdown, report,
+and the OSU, mpiBench and JSON Lines importers.
+
+No timing or resident-memory assertion (the figures are in benchmarks/README.md, "Large imports"). The
+memory checks are tracemalloc's peaks over the Python-side work, which count allocations, not time, and
+so cannot flake: each bound is several times what the streamed code takes and well below what holding
+the run (about a kilobyte per result record) or the file's text took before. The report's check is
+structural: it never asks the store for a whole run, only for one benchmark's rows.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from mpimark.presentation import report
+from mpimark.presentation.export import export
+from mpimark.records.results import group_results
+from mpimark.storage import selection
+from mpimark.storage.importers import parse_file, store_parsed
+from mpimark.storage.store import Store
+
+from .cli_helpers import invoke
+from .records import end_record, result_record, run_record
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).parent / "data"
+
+
+def generator():
+    spec = importlib.util.spec_from_file_location("big_imb_log", ROOT / "benchmarks" / "big_imb_log.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def big_run(tmp_path_factory) -> Path:
+    """A database holding one imported IMB run of 10 000 rows (5 tables of 2000 sizes)."""
+    directory = tmp_path_factory.mktemp("big")
+    log = directory / "big.txt"
+    generator().write(log, 0.6)
+    db = directory / "results.db"
+    with Store(db) as store:
+        store_parsed(store, parse_file(log))
+    return db
+
+
+def peak_of(work) -> int:
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "markdown"])
+def test_export_writes_a_large_run_a_table_at_a_time(big_run, tmp_path, fmt):
+    out = tmp_path / f"out.{fmt}"
+    invoke("export", "1", "--format", fmt, "-o", str(out), "--db", str(big_run))  # imports and caches warmed
+    peak = peak_of(lambda: invoke("export", "1", "--format", fmt, "-o", str(out), "--db", str(big_run)))
+    with Store(big_run) as store:
+        records = store.records(1)
+        whole = export(store.run(1), records, fmt)
+    assert sum(r["type"] == "result" for r in records) == 10000
+    assert out.read_text() == whole  # what the whole-run exporter writes, byte for byte
+    assert peak < 6_000_000, peak  # about 3-4 MB (one table of 2000 rows); the whole run held took 11.5 MB
+
+
+def test_show_stats_prints_a_large_run_a_table_at_a_time(big_run):
+    invoke("show", "1", "--stats", "--db", str(big_run))
+    result = None
+
+    def show():
+        nonlocal result
+        result = invoke("show", "1", "--stats", "--db", str(big_run))
+
+    peak = peak_of(show)
+    assert result.exit_code == 0, result.stderr
+    # CliRunner holds the printed text (about 1.2 MB here) in memory, and rich a table's rendering.
+    assert peak < 24_000_000, peak  # about 12 MB (one table of 2000 rows); every table held at once took 42 MB
+    with Store(big_run) as store:
+        tables = group_results(store.records(1))
+    assert re.findall(r"^\w+, \d processes", result.stdout, re.M) == [key.title() for key in tables]
+    assert len(re.findall(r"^│ +\d+ │", result.stdout, re.M)) == 10000
+
+
+def test_the_tables_come_in_the_order_of_group_results(tmp_path):
+    """Store.iter_tables gives results.group_results' tables and order, the modes of IMB-EXT split."""
+    db = tmp_path / "results.db"
+    with Store(db) as store:
+        for name in ("import/imb_ext_modes.txt", "imb/map_multi1.jsonl", "imb/check_timeouts.jsonl"):
+            store_parsed(store, parse_file(DATA / name))
+        for run_id in (1, 2, 3):
+            assert list(store.iter_tables(run_id)) == list(group_results(store.records(run_id)).items())
+
+
+def test_a_report_of_one_run_reads_a_benchmark_at_a_time(tmp_path, monkeypatch):
+    db = tmp_path / "results.db"
+    with Store(db) as store:
+        store_parsed(store, parse_file(DATA / "imb" / "map_multi1.jsonl"))
+        store_parsed(store, parse_file(DATA / "imb" / "check_timeouts.jsonl"))
+    with Store(db) as store:
+        whole = report.render(selection.load(store, ["2"]))
+    asked = []
+    real = Store.results_of
+
+    def results_of(self, run_id, benchmarks, processes=None):
+        asked.append((tuple(benchmarks), processes))
+        return real(self, run_id, benchmarks, processes)
+
+    def refuse(self, run_id):
+        raise AssertionError("the report loaded the whole run")
+
+    monkeypatch.setattr(Store, "results_of", results_of)
+    monkeypatch.setattr(Store, "records", refuse)
+    out = tmp_path / "report.html"
+    result = invoke("report", "2", "-o", str(out), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    # The same page (but the time it was made), from one benchmark's rows at a time.
+    generated = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC")
+    assert generated.sub("", out.read_text()) == generated.sub("", whole)
+    assert asked and all(len(names) == 1 or processes is None for names, processes in asked)
+    assert {names[0] for names, _ in asked} >= {"PingPong", "Allreduce"}
+
+
+# -- the importers -------------------------------------------------------------------------------
+
+
+def osu_log(path: Path, rows: int, runs: int = 1) -> None:
+    with path.open("w") as f:
+        for _ in range(runs):
+            f.write("# OSU MPI Latency Test v7.1\n# Size          Latency (us)\n")
+            f.writelines(f"{size:<16}{1 + size / 1e4:.2f}\n" for size in range(rows))
+
+
+def mpibench_log(path: Path, rows: int, runs: int = 1) -> None:
+    with path.open("w") as f:
+        for _ in range(runs):
+            f.write("START mpiBench v1.5\n0 : node1\n1 : node2\n")
+            f.writelines(f"Alltoall\tBytes:\t{size}\tIters:\t100\tAvg:\t1.5\tMin:\t1.0\tMax:\t2.0\tComm:\t"
+                         "MPI_COMM_WORLD\tRanks:\t2\n" for size in range(rows))
+            f.write("END mpiBench\n")
+
+
+def jsonl_log(path: Path, rows: int) -> None:
+    with path.open("w") as f:
+        f.write(json.dumps(run_record()) + "\n")
+        f.writelines(json.dumps(result_record(bytes=size)) + "\n" for size in range(rows))
+        f.write(json.dumps(end_record()) + "\n")
+
+
+@pytest.mark.parametrize("write, rows", [(osu_log, 20000), (mpibench_log, 5000), (jsonl_log, 2000)])
+def test_an_importer_reads_a_large_file_as_a_stream(tmp_path, write, rows):
+    path = tmp_path / "big.txt"
+    write(path, rows)
+    parse_file(path)  # the core's facts and the schema loaded before measuring
+    counted = 0
+
+    def parse_and_read():
+        nonlocal counted
+        parsed = parse_file(path)
+        counted = sum(1 for record in parsed.rows() if record["type"] == "result")
+        assert parsed.count == counted
+
+    peak = peak_of(parse_and_read)
+    assert counted == rows
+    assert peak < path.stat().st_size / 2, (peak, path.stat().st_size)  # reading it whole took the file's size
+
+
+def test_a_large_stream_is_stored_whole_and_in_order(tmp_path):
+    path = tmp_path / "big.jsonl"
+    jsonl_log(path, 3000)
+    db = tmp_path / "results.db"
+    result = invoke("import", str(path), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    with Store(db) as store:
+        records = store.records(1)
+    assert records == [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("write, said", [
+    (osu_log, "Latency appears more than once"),
+    (mpibench_log, "looks like 2 runs one after another (2 'START mpiBench' lines)"),
+])
+def test_concatenated_runs_of_osu_and_mpibench_are_stored_with_a_warning(tmp_path, write, said):
+    path = tmp_path / "two.txt"
+    write(path, 10, runs=2)
+    db = tmp_path / "results.db"
+    result = invoke("import", str(path), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    assert "mpimark: warning: " in result.stderr and said in result.stderr
+    with Store(db) as store:
+        assert store.run(1).results == 20
+
+
+def test_one_run_of_osu_or_mpibench_gives_no_warning(tmp_path):
+    for write in (osu_log, mpibench_log):
+        path = tmp_path / f"{write.__name__}.txt"
+        write(path, 10)
+        parsed = parse_file(path)
+        assert parsed.count == 10 and not parsed.warnings
+
+
+def test_a_plot_of_one_run_draws_a_benchmark_at_a_time(tmp_path, monkeypatch):
+    from mpimark.presentation import plots
+
+    db = tmp_path / "results.db"
+    with Store(db) as store:
+        store_parsed(store, parse_file(DATA / "imb" / "check_timeouts.jsonl"))
+    with Store(db) as store:
+        series = selection.load(store, ["1"])
+        whole = plots.size_plots(series) + plots.scaling_plots(series)
+        expected = {plot.name + ".png": plots.render(plot.figure, "png") for plot in whole}
+
+    def refuse(self, run_id):
+        raise AssertionError("plot loaded the whole run")
+
+    monkeypatch.setattr(Store, "records", refuse)
+    result = invoke("plot", "1", "-o", str(tmp_path / "plots"), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    written = {path.name: path.read_bytes() for path in (tmp_path / "plots").iterdir()}
+    assert written == expected and len(written) > 3
+    assert result.stdout.splitlines() == [str(tmp_path / "plots" / name) for name in expected]
