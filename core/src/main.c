@@ -60,6 +60,8 @@ static const char usage_text[] =
     "  -zero_size on|off         run the 0-byte size (on)\n"
     "  -warm_up on|off           untimed warm-up iterations at every size (on)\n"
     "  -window_size N            Uniband/Biband messages in flight (256)\n"
+    "  -buffer_align BYTES       0: message buffers from malloc, placed as IMB's (default); a power of\n"
+    "                            two (64, 4096): aligned to it (docs/imb-compatibility.md)\n"
     "  -msg_pause on|off         pause after every size (off)\n"
     "  -aggregate_mode M         ext, rma, io: aggregate | non_aggregate | multi (both; default)\n"
     "  -iodir DIR                io: directory of the benchmark files, which must exist (mkdir -p DIR first;\n"

@@ -91,6 +91,12 @@ int main(void) {
   CHECK(parse(&o, ARGS("-imb_compat", "guide"), err) == 0 && o.imb_compat == COMPAT_GUIDE);
   CHECK(parse(&o, ARGS("-imb_compat", "2018"), err) == -1);
   CHECK(strstr(err, "2021") != NULL && strstr(err, "guide") != NULL);
+  /* -buffer_align: malloc's placement (IMB's) by default, or a power of two. */
+  CHECK(parse(&o, ARGS("PingPong"), err) == 0 && o.buffer_align == 0);
+  CHECK(parse(&o, ARGS("-buffer_align", "4096"), err) == 0 && o.buffer_align == 4096);
+  CHECK(parse(&o, ARGS("-buffer_align", "0"), err) == 0 && o.buffer_align == 0);
+  CHECK(parse(&o, ARGS("-buffer_align", "100"), err) == -1 && strstr(err, "power of two") != NULL);
+  CHECK(parse(&o, ARGS("-buffer_align", "4"), err) == -1);
   /* -input as IMB: the first word of a line, '#' lines skipped, a blank line repeats the
    * name before it; the file's names come after the positional ones. */
   CHECK(parse(&o, ARGS("-input", "data/input.txt", "Barrier"), err) == 0);

@@ -472,6 +472,19 @@ def test_warm_up_off():
     assert (on.run_record["options"]["warm_up"], off.run_record["options"]["warm_up"]) == ("on", "off")
 
 
+def test_buffer_align_is_recorded_and_the_data_still_arrives():
+    common = ("mpi1", "Allreduce", "Sendrecv", "-msglog", "10:12", "-iter", "20", "-check")
+    aligned = run_core(2, *common, "-buffer_align", "4096")
+    default = run_core(2, *common)
+    assert aligned.returncode == default.returncode == 0, aligned.stderr + default.stderr
+    assert aligned.run_record["options"]["buffer_align"] == 4096
+    assert default.run_record["options"]["buffer_align"] == 0
+    for run in (aligned, default):
+        assert run.results() and all(r["defects"] == 0 for r in run.results())
+    refused = run_core(2, "mpi1", "Allreduce", "-buffer_align", "100")
+    assert refused.returncode == 2 and "power of two" in refused.stderr
+
+
 def test_window_size():
     common = ("mpi1", "Uniband", "-msgsize", "1024", "-iter", "50")
     small = run_core(2, *common, "-window_size", "4")

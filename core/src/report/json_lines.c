@@ -50,6 +50,7 @@ static void write_options(jw_t *w, const options_t *o) {
   jw_str(w, "zero_size", bool_name(o->zero_size));
   jw_str(w, "warm_up", bool_name(o->warm_up));
   jw_int(w, "window_size", o->window_size);
+  jw_int(w, "buffer_align", o->buffer_align);
   jw_str(w, "msg_pause", bool_name(o->msg_pause));
   jw_str(w, "check", bool_name(o->check));
   static const char *agg[] = {"multi", "aggregate", "non_aggregate"};

@@ -41,6 +41,7 @@ void options_defaults(options_t *o, const char *suite) {
   o->zero_size = 1;
   o->warm_up = 1;
   o->window_size = 256;
+  o->buffer_align = 0;
   o->selfcheck = 1;
   o->msg_pause = 0;
   o->check = 0;
@@ -398,6 +399,11 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       int t = lookup(val, dtype_names, 7);
       if (t <= 0) BAD_VALUE("use char, int, float, double, float16 or bfloat16");
       o->red_data_type = (dtype_t)t;
+    } else if (str_ieq(name, "buffer_align")) {
+      NEED_VALUE();
+      if (parse_long(val, 0, 1L << 21, &l) || (l != 0 && (l < (long)sizeof(void *) || (l & (l - 1)))))
+        BAD_VALUE("give 0 (malloc's placement, as IMB) or a power of two from 8 to 2097152 bytes, e.g. 64 or 4096");
+      o->buffer_align = l;
     } else if (str_ieq(name, "window_size")) {
       NEED_VALUE();
       if (parse_long(val, 1, 1 << 20, &l)) BAD_VALUE("give a positive number of messages in flight");
