@@ -18,11 +18,13 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-
-import numpy
+from typing import TYPE_CHECKING
 
 from mpimark.records.benchmarks import BenchmarkClass, UnknownBenchmark
 from mpimark.records.figures import Key, key, record_class, time_usec
+
+if TYPE_CHECKING:  # numpy is imported where it is used: it is a quarter of every mpimark command's start-up
+    import numpy
 
 # The smallest sample on each side for which compare() gives a verdict: with
 # 3 per side the smallest two-sided p a rank test can give is 2/C(6,3) = 0.1,
@@ -198,6 +200,7 @@ _PAIRS_IN_MEMORY = 4_000_000
 
 def _kth_difference(a: numpy.ndarray, b: numpy.ndarray, k: int) -> float:
     """The k-th smallest (1-based) of the differences y - x, x in sorted a, y in sorted b."""
+    import numpy
     if len(a) * len(b) <= _PAIRS_IN_MEMORY:
         differences = numpy.subtract.outer(b, a).ravel()
         return float(numpy.partition(differences, k - 1)[k - 1])
@@ -240,6 +243,8 @@ def hodges_lehmann(a: Sequence[float], b: Sequence[float], level: float = 0.95) 
     """
     if not a or not b:
         raise ValueError("the Hodges-Lehmann shift needs at least one value on each side")
+    import numpy
+
     x, y = numpy.sort(numpy.asarray(a, dtype=float)), numpy.sort(numpy.asarray(b, dtype=float))
     pairs = len(x) * len(y)
     middle = (pairs + 1) // 2
