@@ -45,6 +45,8 @@ NOT_HERE = {
     "bash scripts/test.sh tests/integration -k PingPong": "runs part of the test suite from inside it",
     "mpimark mpi install impi": "downloads the Intel MPI wheels (~130 MB) from PyPI",
     "salloc -N 2": "needs a Slurm cluster of 2 nodes",
+    "salloc -n 2 mpimark run": "needs a running Slurm (tests/unit/test_run_cmds.py checks the default -n from "
+                               "SLURM_NTASKS)",
     "mpimark submit": "needs a Slurm cluster with a partition P",
     "mpimark runs; mpimark collect --wait": "waits for the Slurm job of the submit before it",
     "mpimark matrix --mpi openmpi,mpich,impi": "needs Intel MPI (downloaded) and takes 11 minutes",
