@@ -149,7 +149,7 @@ def available_slots(where: Placement, env: dict | None = None) -> tuple[int, str
     env = os.environ if env is None else env
     tasks = allocation_tasks(env)
     if tasks is not None:
-        return tasks, "the Slurm allocation's tasks (SLURM_NTASKS)"
+        return tasks, "the Slurm allocation's tasks"
     if where.hosts:
         per_host = where.ppn or cores()
         return per_host * len(where.hosts), (f"{len(where.hosts)} host(s) x {per_host} "

@@ -42,13 +42,14 @@ def order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
 def tables(store: Store, series: list[Series], keys: list[tuple]) -> Iterator[tuple[tuple, plots.Lines, list[Series]]]:
     """Per table key (in the order given): its lines (plots.tables_of) and the series narrowed to its
     benchmark and process count."""
-    narrow, loaded = series, None
+    narrow, lines, loaded = series, {}, None
     for key in keys:
         table = key[0]
         if loaded != (table.benchmark, table.processes):  # a benchmark's tables at one count share rows
             loaded = (table.benchmark, table.processes)
             narrow = with_results_of(store, series, (table.benchmark,), table.processes)
-        yield key, plots.tables_of(narrow)[key], narrow
+            lines = plots.tables_of(narrow)
+        yield key, lines[key], narrow
 
 
 def collectives(store: Store, series: list[Series], benchmarks: list[str]) -> Iterator[tuple[str, list[Series]]]:
