@@ -6,11 +6,33 @@
 
 #include <errno.h>
 #include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A launcher of another MPI starts N singletons of this core, each rank 0 of
+ * a world of one, all given the same -json path. Were they all to write it,
+ * each open would truncate the others' records, leaving holes and half lines
+ * in which the front end could not find the run record that says what went
+ * wrong. Only the singleton its launcher numbered 0 writes the file; the rest
+ * write to /dev/null. */
+static int foreign_launcher_peer(void) {
+  static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
+  int initialized = 0, size = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) return 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 1) return 0;
+  for (size_t k = 0; k < sizeof(rank_vars) / sizeof(rank_vars[0]); k++) {
+    const char *v = getenv(rank_vars[k]);
+    if (v && atoi(v) != 0) return 1;
+  }
+  return 0;
+}
 
 int rec_file_open(rec_file_t *rf, const char *path, char *err, size_t errlen) {
   memset(rf, 0, sizeof(*rf));
-  rf->f = fopen(path, "w");
+  rf->f = fopen(foreign_launcher_peer() ? "/dev/null" : path, "w");
   if (!rf->f) {
     snprintf(err, errlen, "cannot write the -json file '%s': %s; give a writable path", path, strerror(errno));
     return -1;
