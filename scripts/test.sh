@@ -3,7 +3,7 @@
 # core's CTest tests and the Python tests. Both always run, so one failure
 # does not hide the other; the exit status is non-zero if either failed.
 #
-#   bash scripts/test.sh                 everything CI runs (a quarter of an hour on 2 cores)
+#   bash scripts/test.sh                 everything CI runs (about 11 minutes on 2 cores)
 #   bash scripts/test.sh --quick         CTest and the tests that need no MPI, network,
 #                                        browser or minutes (markers in pyproject.toml)
 #   bash scripts/test.sh [--quick] ARGS  ARGS go to pytest (a path, -k EXPR, -x, ...)
@@ -42,5 +42,10 @@ else
 fi
 select=()
 [ "$quick" = 1 ] && select=(-m "not (mpi or network or browser or slow)")
-.venv/bin/python -m pytest -q "${select[@]}" "${@:-tests}" || status=1
+# A worker per CPU (pytest-xdist): one worker keeps only one of 2 cores busy,
+# the tests' time being mostly Python starting and MPI jobs launching, one at a
+# time. Each worker takes whole groups (tests/conftest.py: a file, or the tests
+# sharing a session's runs). MPIMARK_TEST_WORKERS=0 runs them in this process.
+workers=${MPIMARK_TEST_WORKERS:-$(nproc)}
+.venv/bin/python -m pytest -q -n "$workers" --dist loadgroup "${select[@]}" "${@:-tests}" || status=1
 exit "$status"

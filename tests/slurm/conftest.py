@@ -8,6 +8,7 @@ results database to the test's own tmp_path.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -32,6 +33,14 @@ def pytest_configure(config):
 def slurm() -> None:
     """A running Slurm, or a skip saying why there is none."""
     script = ROOT / "scripts" / "slurm-local.sh"
+    # Under pytest-xdist two workers may get here at once: one starts Slurm,
+    # the other waits and finds it running.
+    with open(Path(os.environ.get("TMPDIR", "/tmp")) / "mpimark-tests-slurm.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _start_slurm(script)
+
+
+def _start_slurm(script: Path) -> None:
     status = subprocess.run(["bash", str(script), "status"], capture_output=True, text=True)
     if status.returncode == 0:
         return
