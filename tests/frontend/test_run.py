@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mpimark.execution import build, launch
@@ -48,6 +50,9 @@ def test_the_launcher_of_one_mpi_with_a_core_of_another(need, tmp_path):
         assert outcome.status == "failed"
         assert f"the launcher of {launcher.name} ({launcher.vendor} {launcher.version})" in outcome.message
         assert f"built for {core_for.vendor} {core_for.version}" in outcome.message
+        # One singleton wrote the file, the others /dev/null: whole lines, one run record.
+        lines = json_path.read_text().splitlines()
+        assert [json.loads(line)["type"] for line in lines].count("run") == 1 and "\0" not in json_path.read_text()
 
 
 def test_out_of_memory_rows_exit_3(need, db):
