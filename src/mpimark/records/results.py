@@ -12,9 +12,10 @@ import json
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import jsonschema
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_VERSION = 1
 SCHEMA_RESOURCE = f"schema/results-v{SCHEMA_VERSION}.schema.json"
@@ -49,6 +50,10 @@ def schema() -> dict:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    # Imported here, not at the top: it costs about 0.1 s, and most commands
+    # (runs, show, export, report) start without reading a stream.
+    import jsonschema
+
     cls = jsonschema.validators.validator_for(schema())
     cls.check_schema(schema())
     return cls(schema())
@@ -56,7 +61,9 @@ def _validator() -> jsonschema.protocols.Validator:
 
 def validate_record(record: object) -> None:
     """Raise ValueError with a one-line reason if record breaks the schema."""
-    error = jsonschema.exceptions.best_match(_validator().iter_errors(record))
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(record))
     if error is not None:
         kind = record.get("type") if isinstance(record, dict) else None
         subject = f"{kind} record" if isinstance(kind, str) else "record"
