@@ -190,6 +190,36 @@ def test_import_into_a_study(tmp_path):
     assert_one_error_line(invoke("import", str(DATA / "imb_2021.txt"), "--study", "eval", "--db", str(db)), 2)
 
 
+def test_the_same_file_again_is_skipped_naming_its_run(tmp_path):
+    db = tmp_path / "r.db"
+    copy = tmp_path / "renamed.txt"  # the content decides, not the name
+    copy.write_bytes((DATA / "imb_2021.txt").read_bytes())
+    assert invoke("import", str(DATA / "imb_2021.txt"), "--db", str(db)).exit_code == 0
+    again = invoke("import", str(copy), str(DATA / "osu_bw.txt"), "--study", "eval", "--impl", "impi",
+                   "--db", str(db))
+    assert again.exit_code == 0, again.stderr
+    assert f"{copy}: already stored as run 1 (same content); skipped" in again.stdout
+    assert "run 2, 4 results (osu)" in again.stdout
+    with Store(db, create=False) as store:
+        assert sorted(row.id for row in store.runs()) == [1, 2]
+        assert studies.members(store, "eval") == [studies.Member("eval", "impi", 1), studies.Member("eval", "impi", 2)]
+    forced = invoke("import", str(copy), "--again", "--db", str(db))
+    assert forced.exit_code == 0 and "run 3, 7 results (imb)" in forced.stdout
+    changed = tmp_path / "changed.txt"
+    changed.write_text(copy.read_text(encoding="utf-8").replace("# Date", "#  Date", 1), encoding="utf-8")
+    assert "run 4," in invoke("import", str(changed), "--db", str(db)).stdout
+
+
+def test_a_stream_imported_twice_is_stored_once(tmp_path):
+    db, jsonl = tmp_path / "r.db", IMB_FIXTURES[0]
+    first = invoke("import", str(jsonl), "--db", str(db))
+    assert first.exit_code == 0, first.stderr
+    second = invoke("import", str(jsonl), "--db", str(db))
+    assert "already stored as run 1" in second.stdout
+    with Store(db, create=False) as store:
+        assert len(store.runs()) == 1
+
+
 def _broken(tmp_path: Path, source: str, old: str, new: str) -> Path:
     text = (DATA / source).read_text(encoding="utf-8")
     assert old in text

@@ -20,7 +20,7 @@ from mpimark.records.mpi_library import label as library_label
 from mpimark.presentation import comparison
 from mpimark.records import placement
 from mpimark.storage import studies
-from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, parse_file, store_parsed
+from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, file_sha256, parse_file, store_parsed
 from mpimark.storage.selection import by_placement, load, resolve, run_label, Series
 from mpimark.storage.store import Store
 
@@ -281,15 +281,19 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
               help="Process count, for outputs that do not print it (OSU collectives, old mpiBench).")
 @click.option("--study", help="Also add the imported runs to this study ...")
 @click.option("--impl", help="... under this implementation label [default: --mpi].")
+@click.option("--again", is_flag=True, help="Store a file whose content is already stored once more, as a new run.")
 @db_option
 def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, processes: int | None,
-                   study: str | None, impl: str | None, db: str | None) -> None:
+                   study: str | None, impl: str | None, again: bool, db: str | None) -> None:
     """Store IMB, OSU or mpiBench text output, or the core's JSON Lines stream, as runs, one run per file.
 
     Every file is read and checked first; a malformed one stops the import
     before anything is stored. A stream of `mpimark-core ... -json FILE`
     launched by hand (any launcher: srun, mpiexec) is stored with every
-    record as written; one cut off is stored as an incomplete run."""
+    record as written; one cut off is stored as an incomplete run. A file
+    whose content (SHA-256) is already stored is skipped, naming its run
+    (with --study, that run joins the study), unless --again is given, so
+    importing a directory of logs twice stores each log once."""
     if study:
         studies.check_name(study)
         if not (impl or mpi_name):
@@ -300,11 +304,18 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
             note(f"warning: {item.path}: {warning}")
     with Store(db) as store:
         for item in parsed:
-            run_id = store_parsed(store, item, mpi_name)
-            notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
-            said = f"; {'; '.join(notes)}" if notes else ""
-            status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
-            click.echo(f"{item.path}: run {run_id}, {item.count} results ({item.fmt}{status}){said}")
+            sha256 = file_sha256(item.path)
+            stored = None if again else store.run_of_source(sha256)
+            if stored is not None:
+                click.echo(f"{item.path}: already stored as run {stored} (same content); skipped "
+                           "(--again stores it once more)")
+                run_id = stored
+            else:
+                run_id = store_parsed(store, item, mpi_name, sha256)
+                notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
+                said = f"; {'; '.join(notes)}" if notes else ""
+                status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
+                click.echo(f"{item.path}: run {run_id}, {item.count} results ({item.fmt}{status}){said}")
             if study:
                 studies.add_run(store, study, run_id, impl or mpi_name)
 

@@ -197,6 +197,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE runs ADD COLUMN owner TEXT",
         "ALTER TABLE runs ADD COLUMN stream_path TEXT",
     ),
+    # 6: the SHA-256 of an imported file, so importing the same file again is seen (NULL: not imported).
+    (
+        "ALTER TABLE runs ADD COLUMN source_sha256 TEXT",
+        "CREATE INDEX runs_by_source_sha256 ON runs (source_sha256)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
@@ -564,6 +569,8 @@ class Store:
                  _dumps(steering_environment(meta.get("environment") or {})),
                  None if meta.get("placement") is None else _dumps(dict(meta["placement"]))))
             run_id = int(cursor.lastrowid)
+            if meta.get("source_sha256"):  # imports only
+                conn.execute("UPDATE runs SET source_sha256 = ? WHERE id = ?", (meta["source_sha256"], run_id))
             # The run is new and ours alone: its seq and record flags are counted here, not read per record.
             seq, run_seq, end_seq = 0, None, None
             for record in records:
@@ -577,6 +584,11 @@ class Store:
             conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
                          (status, message, _now_utc(), run_id))
         return run_id
+
+    def run_of_source(self, sha256: str) -> int | None:
+        """The first run imported from a file of this content (add_run's source_sha256), or None."""
+        row = self.query("SELECT id FROM runs WHERE source_sha256 = ? ORDER BY id LIMIT 1", (sha256,))
+        return int(row[0][0]) if row else None
 
     def add_record(self, run_id: int, record: dict) -> None:
         """Store one record of the stream (run, result, event or end) and commit."""

@@ -15,6 +15,7 @@ is stored as it is, with its run record: see jsonl.py.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from collections.abc import Iterator
@@ -34,7 +35,7 @@ _SIGNS = (
     ("mpibench", re.compile(r"^(START mpiBench|\s*\S+\s+Bytes:\s)", re.M)),
 )
 
-__all__ = ["FORMATS", "ImportFormatError", "Parsed", "detect", "parse_file", "store_parsed"]
+__all__ = ["FORMATS", "ImportFormatError", "Parsed", "detect", "file_sha256", "parse_file", "store_parsed"]
 
 
 HEAD_BYTES = 1 << 16  # what detect() looks at: every format says what it is near the top
@@ -117,16 +118,30 @@ def import_event(parsed: Parsed) -> dict:
             "notes": parsed.notes}
 
 
-def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | None = None) -> int:
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read a MiB at a time: what tells an import of the same file again."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as f:
+            while chunk := f.read(1 << 20):
+                digest.update(chunk)
+    except OSError as exc:
+        raise fail(path, None, f"cannot read: {exc.strerror or exc}") from None
+    return digest.hexdigest()
+
+
+def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | None = None,
+                 sha256: str | None = None) -> int:
     """Store one parsed file as a run, in one transaction; returns its id.
 
     Should the database fail half way, or mpimark be killed, nothing of the
-    file is stored (no run left 'running' with part of the rows).
+    file is stored (no run left 'running' with part of the rows). sha256 (the
+    file's, file_sha256) is stored with the run for Store.run_of_source.
     """
     if isinstance(parsed, jsonl.Stream):
-        return jsonl.store(store, parsed, mpi_name)
+        return jsonl.store(store, parsed, mpi_name, sha256)
     message = f"imported from {parsed.path}" + (f"; {parsed.incomplete}" if parsed.incomplete else "")
     return store.add_run(
         launch_command=parsed.command_line, environment={}, mpi_name=mpi_name, mpi_prefix=None,
-        requested_processes=parsed.max_processes, suite=f"imported:{parsed.fmt}",
+        requested_processes=parsed.max_processes, suite=f"imported:{parsed.fmt}", source_sha256=sha256,
         records=itertools.chain([import_event(parsed)], parsed.rows()), status=parsed.status, message=message)

@@ -107,11 +107,11 @@ def _records(lines: Iterable[str], kept: int) -> Iterator[dict]:
     yield from itertools.islice(records, kept)
 
 
-def store(store: Store, stream: Stream, mpi_name: str | None = None) -> int:
+def store(store: Store, stream: Stream, mpi_name: str | None = None, sha256: str | None = None) -> int:
     """Store the stream as a run, in one transaction (a killed import leaves nothing behind); returns its id."""
     run = stream.run
     message = f"imported from {stream.path}" + (f"; {'; '.join(stream.notes)}" if stream.notes else "")
     return store.add_run(launch_command=list(run.get("command_line") or []), environment={},
                          mpi_name=mpi_name, mpi_prefix=None, requested_processes=run["processes"],
                          suite=SUITE_WORDS.get(run["suite"], run["suite"]), records=stream.rows(),
-                         status=stream.status, message=message)
+                         status=stream.status, message=message, source_sha256=sha256)
