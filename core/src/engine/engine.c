@@ -130,6 +130,13 @@ static int64_t timed_loop(const table_run_t *tr, bench_ctx *c, long n, long batc
     i += k;
     if (tr->untimed_barrier) barriers(c->comm, 1, c->opt->imb_barrier);
   }
+  /* Passive target (IMB-RMA): IMB ends every benchmark call with MPI_Barrier,
+   * so a target waits there while its origins put and flush. Without it the
+   * target would go on to the engine's next collective (the calibration's or
+   * the results' MPI_Allreduce, MPI_Gather) while an origin still needs it:
+   * Intel MPI's flush then waits tens of milliseconds for the target's
+   * progress, which IMB never measures (benchmarks/README.md, RMA). */
+  if (c->end_barrier) MPI_Barrier(c->comm);
   if (defects) *defects += bad;
   return total;
 }
