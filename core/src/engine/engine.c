@@ -85,6 +85,17 @@ static void loop_start(const table_run_t *tr, bench_ctx *c) {
   else barriers(c->comm, N_BARR, c->opt->imb_barrier);
 }
 
+/* The untimed end of a timed loop. Passive target (IMB-RMA): IMB ends every
+ * benchmark call with MPI_Barrier, so a target waits there while its origins
+ * put and flush. Without it the target would go on to the engine's next
+ * collective (the calibration's MPI_Allreduce, the results' MPI_Bcast and
+ * MPI_Gather) while an origin still needs it: Intel MPI's flush then waits
+ * tens of milliseconds for the target's progress, which IMB never measures
+ * (benchmarks/README.md, "RMA: the target's collective"). */
+static void loop_end(const bench_ctx *c) {
+  if (c->end_barrier) MPI_Barrier(c->comm);
+}
+
 /* One call of the kernel as the timing sees it: with -check inside the
  * timing the receive area is poisoned before and verified after, and a
  * timed barrier (mpiBench) follows the call. Returns the defects seen. */
@@ -130,6 +141,7 @@ static int64_t timed_loop(const table_run_t *tr, bench_ctx *c, long n, long batc
     i += k;
     if (tr->untimed_barrier) barriers(c->comm, 1, c->opt->imb_barrier);
   }
+  loop_end(c);
   if (defects) *defects += bad;
   return total;
 }
@@ -312,6 +324,7 @@ static long window_round(table_run_t *tr, bench_ctx *c, long n, double *w, measu
   long invalid = 0;
   for (int attempt = 0; attempt < 3; attempt++) {
     window_loop(tr, c, n, *w, dur, late, &m->defects);
+    loop_end(c);
     MPI_Allreduce(late, late_any, (int)n, MPI_INT, MPI_MAX, tr->g->active);
     invalid = 0;
     for (long i = 0; i < n; i++) invalid += late_any[i] != 0;

@@ -138,6 +138,8 @@ struct bench_ctx {
   void *send_ref;         /* with whole: the send buffer's values, to compare it against */
   int untimed;            /* set by setup: this rank's time is left out of t_min/t_max/t_avg
                              (passive targets of IMB-RMA) */
+  int end_barrier;        /* set by setup: every timed loop ends with an untimed MPI_Barrier on the
+                             group, as each IMB-RMA benchmark does (engine.c, timed_loop) */
   double t_pure_us;       /* set by a loop_fn: the pure time for OUT_PURE_OVRL */
 };
 

@@ -30,6 +30,9 @@ void os_open_default(bench_ctx *c, int passive) {
 
 void os_lock(bench_ctx *c) {
   os_state *st = os_of(c);
+  /* The lock is held across the engine's loops, so a target must be in a
+   * call that progresses RMA whenever an origin works: MPI_Barrier, as in IMB. */
+  c->end_barrier = 1;
   rma_pattern_t p = RF_PATTERN_OF(c->desc->flags);
   if (p == RP_ALL_ALL || (p == RP_ONE_ALL && c->rank == 0)) {
     MPI_Win_lock_all(0, c->win);
