@@ -228,3 +228,56 @@ def test_a_plot_of_one_run_draws_a_benchmark_at_a_time(tmp_path, monkeypatch):
     written = {path.name: path.read_bytes() for path in (tmp_path / "plots").iterdir()}
     assert written == expected and len(written) > 3
     assert result.stdout.splitlines() == [str(tmp_path / "plots" / name) for name in expected]
+
+
+# -- show --stats of a long table -----------------------------------------------------------------
+
+
+def printed(parts, width: int) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    out = StringIO()
+    terminal = Console(file=out, width=width)
+    for part in parts:
+        terminal.print(part)
+    return out.getvalue()
+
+
+def long_tables(rows: int) -> list:
+    """Two tables of rows rows: PingPong with a failed row and the optional columns, Allreduce plain."""
+    from mpimark.records.results import TableKey
+
+    pingpong = [result_record(bytes=size, t_avg_usec=1.5 + size / 7, defects=0,
+                              window={"invalid_samples": size % 3}) for size in range(rows)]
+    pingpong[rows // 2] = {**pingpong[rows // 2], "status": "timeout", "distribution": None}
+    allreduce = [result_record(benchmark="Allreduce", processes=4, bytes=4 * size) for size in range(rows)]
+    return [(TableKey("PingPong", None, 2, None, None), pingpong), (TableKey("Allreduce", None, 4, None, None), allreduce)]
+
+
+@pytest.mark.parametrize("width", [200, 120])
+def test_a_long_table_is_written_as_rich_writes_it_without_rich_s_layout(monkeypatch, width):
+    from mpimark.presentation import summary
+
+    monkeypatch.setattr(summary, "LONG_ROWS", 40)  # rich's layout of the expected text is slow at 1000 rows
+    tables = long_tables(41)
+    expected = printed(summary.rich_parts(run_record(), tables), width)  # rich lays out every table
+    laid_out = []
+    real = summary.Table
+    monkeypatch.setattr(summary, "Table", lambda *a, **k: laid_out.append(a) or real(*a, **k))
+    assert printed(summary.rich_parts(run_record(), tables, width), width) == expected
+    assert laid_out == ([] if width == 200 else [()])  # at 120 columns PingPong's table must fold: rich's
+
+
+def test_a_short_table_is_still_laid_out_by_rich(monkeypatch):
+    from mpimark.presentation import summary
+
+    monkeypatch.setattr(summary, "LONG_ROWS", 40)
+    tables = long_tables(40)
+    expected = printed(summary.rich_parts(run_record(), tables), 200)
+    laid_out = []
+    real = summary.Table
+    monkeypatch.setattr(summary, "Table", lambda *a, **k: laid_out.append(a) or real(*a, **k))
+    assert printed(summary.rich_parts(run_record(), tables, 200), 200) == expected
+    assert len(laid_out) == 2
