@@ -281,3 +281,21 @@ def test_a_short_table_is_still_laid_out_by_rich(monkeypatch):
     monkeypatch.setattr(summary, "Table", lambda *a, **k: laid_out.append(a) or real(*a, **k))
     assert printed(summary.rich_parts(run_record(), tables, 200), 200) == expected
     assert len(laid_out) == 2
+
+
+def test_compare_reads_each_run_as_it_compares_it(big_run, monkeypatch):
+    """Two runs of any size: each read once from the store, never loaded whole, the same comparison."""
+    from mpimark.analysis.statistics import compare_launches
+    from mpimark.presentation import comparison
+
+    with Store(big_run) as store:
+        records = selection.with_waiting(store.records(1))
+    expected = comparison.EXPORTS["csv"](compare_launches([records], [records]), "run 1", "run 1")
+
+    def refuse(self, run_id):
+        raise AssertionError("compare loaded a whole run")
+
+    monkeypatch.setattr(Store, "records", refuse)
+    result = invoke("compare", "1", "1", "--format", "csv", "--db", str(big_run))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == expected.splitlines()[1:] and len(expected.splitlines()) > 2000
