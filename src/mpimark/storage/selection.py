@@ -68,11 +68,13 @@ def with_results_of(store: Store, series: list[Series], benchmarks: tuple[str, .
             for s in series]
 
 
-def iter_marked(store: Store, run: LoadedRun) -> Iterator[dict]:
-    """The run's records as with_waiting gives them, read one at a time from the store (a run loaded with or
-    without its results): a run of any size in bounded memory. Consume it before the next call on store."""
+def iter_marked(store: Store, run: LoadedRun, benchmarks: tuple[str, ...] | None = None) -> Iterator[dict]:
+    """The run's records (benchmarks given: its result records of those) as with_waiting gives them, read
+    one at a time from the store (a run loaded with or without its results): a run of any size in
+    bounded memory. Consume it before the next call on store."""
     job = (run.run or {}).get("processes")
-    return (marked_waiting(record, job) for record in store.iter_records(run.row.id))
+    records = store.iter_records(run.row.id) if benchmarks is None else store.iter_results_of(run.row.id, benchmarks)
+    return (marked_waiting(record, job) for record in records)
 
 
 def with_waiting(records: list[dict]) -> list[dict]:
