@@ -327,3 +327,32 @@ def test_the_report_s_consistency_check_reads_its_three_benchmarks_one_row_at_a_
     generated = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC")
     assert generated.sub("", out.read_text()) == generated.sub("", whole)
     assert ("Allreduce", "Reduce", "Bcast") not in loaded and ("Allreduce",) in loaded
+
+
+@pytest.mark.parametrize("command", ["plot", "report"])
+def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monkeypatch, command):
+    """report and plot hold one benchmark's rows at a time: when the next benchmark's rows are read, no
+    series narrowed to an earlier one is still alive."""
+    import gc
+    import weakref
+
+    from mpimark.presentation import by_benchmark
+
+    db = tmp_path / "results.db"
+    with Store(db) as store:
+        store_parsed(store, parse_file(DATA / "imb" / "check_timeouts.jsonl"))
+    earlier, alive_at_read = [], []
+    real = by_benchmark.with_results_of
+
+    def tracked(store, series, benchmarks, processes=None):
+        gc.collect()
+        alive_at_read.append(sum(1 for ref in earlier if ref() is not None))
+        narrowed = real(store, series, benchmarks, processes)
+        earlier.extend(weakref.ref(s) for s in narrowed)
+        return narrowed
+
+    monkeypatch.setattr(by_benchmark, "with_results_of", tracked)
+    out = tmp_path / ("plots" if command == "plot" else "report.html")
+    result = invoke(command, "1", "-o", str(out), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    assert len(alive_at_read) > 3 and not any(alive_at_read), alive_at_read

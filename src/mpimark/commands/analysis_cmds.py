@@ -247,10 +247,10 @@ def _one_series_plots(store: Store, series: list[Series], size: int | None) -> I
 
     keys, collectives = by_benchmark.order(store, series)
     style = plots.styles(series)
-    for key, lines, narrow in by_benchmark.tables(store, series, keys):
-        yield plots.table_plots(key, lines, style, plots.skipped_sizes(key, narrow))
-    for benchmark, narrow in by_benchmark.collectives(store, series, collectives):
-        yield list(filter(None, [plots.scaling_plot(benchmark, narrow, size)]))
+    yield from by_benchmark.tables(store, series, keys, lambda key, lines, narrow: plots.table_plots(
+        key, lines, style, plots.skipped_sizes(key, narrow)))
+    yield from by_benchmark.collectives(store, series, collectives, lambda benchmark, narrow: list(
+        filter(None, [plots.scaling_plot(benchmark, narrow, size)])))
 
 
 @click.command("report")

@@ -608,10 +608,10 @@ def render_stored(store: Store, series: list[Series], size: int | None = None,
         return render(by_benchmark.whole(store, series), size, correction)
     keys, collectives = by_benchmark.order(store, placed)
     style = plots.styles(placed)
-    out = [table_section(key, lines, plots.skipped_sizes(key, narrow), style)
-           for key, lines, narrow in by_benchmark.tables(store, placed, keys)]
-    for benchmark, narrow in by_benchmark.collectives(store, placed, collectives):
-        out += filter(None, [collective_section(benchmark, narrow, size)])
+    out = list(by_benchmark.tables(store, placed, keys, lambda key, lines, narrow: table_section(
+        key, lines, plots.skipped_sizes(key, narrow), style)))
+    out += filter(None, by_benchmark.collectives(store, placed, collectives, lambda benchmark, narrow:
+                                                 collective_section(benchmark, narrow, size)))
     riken = [alltoall_section(with_results_of(store, placed, ("Alltoall",)), size),
              startup_section(with_results_of(store, placed, tuple(name for name, _ in STARTUP)))]
     consistency = consistency_tables(placed, size, store)
