@@ -258,9 +258,9 @@ def long_tables(rows: int) -> list:
 
 @pytest.mark.parametrize("width", [200, 120])
 def test_a_long_table_is_written_as_rich_writes_it_without_rich_s_layout(monkeypatch, width):
-    from mpimark.presentation import summary
+    from mpimark.presentation import long_table, summary
 
-    monkeypatch.setattr(summary, "LONG_ROWS", 40)  # rich's layout of the expected text is slow at 1000 rows
+    monkeypatch.setattr(long_table, "LONG_ROWS", 40)  # rich's layout of the expected text is slow at 1000 rows
     tables = long_tables(41)
     expected = printed(summary.rich_parts(run_record(), tables), width)  # rich lays out every table
     laid_out = []
@@ -271,9 +271,9 @@ def test_a_long_table_is_written_as_rich_writes_it_without_rich_s_layout(monkeyp
 
 
 def test_a_short_table_is_still_laid_out_by_rich(monkeypatch):
-    from mpimark.presentation import summary
+    from mpimark.presentation import long_table, summary
 
-    monkeypatch.setattr(summary, "LONG_ROWS", 40)
+    monkeypatch.setattr(long_table, "LONG_ROWS", 40)
     tables = long_tables(40)
     expected = printed(summary.rich_parts(run_record(), tables), 200)
     laid_out = []
@@ -356,3 +356,16 @@ def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monk
     result = invoke(command, "1", "-o", str(out), "--db", str(db))
     assert result.exit_code == 0, result.stderr
     assert len(alive_at_read) > 3 and not any(alive_at_read), alive_at_read
+
+
+def test_a_long_comparison_is_written_as_rich_writes_it_without_rich_s_layout(big_run, monkeypatch):
+    from mpimark.analysis.statistics import compare_launches
+    from mpimark.presentation import comparison, long_table
+
+    with Store(big_run) as store:
+        records = selection.with_waiting(store.records(1))
+    compared = compare_launches([records], [records[: len(records) // 2]])
+    assert len(compared.rows) > long_table.LONG_ROWS
+    expected = printed([comparison.to_rich(compared, "run 1", "run 1, half")], 140)
+    monkeypatch.setattr(comparison, "Table", lambda *a, **k: pytest.fail("rich laid out the long comparison"))
+    assert printed(comparison.rich_parts(compared, "run 1", "run 1, half", 140), 140) == expected

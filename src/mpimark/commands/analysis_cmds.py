@@ -145,7 +145,9 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
     label_a, label_b = _describe(side_a), _describe(side_b)
     result = _with_placement_notes(result, side_a, side_b, "A", "B")
     if fmt == "table":
-        _console().print(comparison.to_rich(result, label_a, label_b))
+        terminal = _console()
+        for part in comparison.rich_parts(result, label_a, label_b, terminal.width):
+            terminal.print(part)
     else:
         sys.stdout.write(comparison.EXPORTS[fmt](result, label_a, label_b))
     _gate([(a, b, result)], fail_if_slower, fmt)

@@ -15,6 +15,10 @@ from collections.abc import Iterator, Sequence
 from rich.cells import cell_len
 from rich.text import Text
 
+# Above this many rows show --stats and compare write a table here instead of with rich's layout, whose
+# time and memory grow with its cells (a 66 000-row table: over a minute of CPU and some hundred MB).
+LONG_ROWS = 1000
+
 # Lines per Text handed to the console: one print per line made a long table slow, one Text of every
 # line held the whole table's text a second time.
 CHUNK_LINES = 2000
@@ -26,11 +30,12 @@ def _justified(text: str, width: int, right: bool) -> str:
 
 
 def lines(title: str, headers: Sequence[str], right: Sequence[bool], rows: Sequence[Sequence[str]],
-          max_width: int) -> list[str] | None:
+          max_width: int, footer: Sequence[Sequence[str]] = ()) -> list[str] | None:
     """The table's lines as rich prints them at max_width columns, or None where rich would fold a cell
-    or wrap the title (then rich must lay it out)."""
+    or wrap the title (then rich must lay it out). footer: rows after a section rule (rich's
+    add_section), as compare's geomean."""
     widths = [cell_len(h) for h in headers]
-    for row in rows:
+    for row in (*rows, *footer):
         for i, cell in enumerate(row):
             length = cell_len(cell)
             if length > widths[i]:
@@ -46,12 +51,14 @@ def lines(title: str, headers: Sequence[str], right: Sequence[bool], rows: Seque
         return bar + bar.join(f" {_justified(c, w, r)} " for c, w, r in zip(cells, widths, right)) + bar
 
     return [_justified(title, total, False), rule("┏", "━", "┳", "┓"), row_line("┃", headers),
-            rule("┡", "━", "╇", "┩"), *(row_line("│", row) for row in rows), rule("└", "─", "┴", "┘")]
+            rule("┡", "━", "╇", "┩"), *(row_line("│", row) for row in rows),
+            *([rule("├", "─", "┼", "┤"), *(row_line("│", row) for row in footer)] if footer else []),
+            rule("└", "─", "┴", "┘")]
 
 
 def texts(table_lines: list[str], styles: Sequence[str | None]) -> Iterator[Text]:
-    """The lines as Texts of CHUNK_LINES lines each, for console.print; styles: one per row (the lines
-    between the header's rule and the bottom rule), None for none, as rich's row style."""
+    """The lines as Texts of CHUNK_LINES lines each, for console.print; styles: one per line after the
+    header's rule (the rows, a footer's rule and rows), None for none, as rich's row style."""
     for start in range(0, len(table_lines), CHUNK_LINES):
         text = Text(no_wrap=True, overflow="ignore", end="\n")
         for index in range(start, min(start + CHUNK_LINES, len(table_lines))):

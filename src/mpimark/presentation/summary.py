@@ -24,10 +24,6 @@ from mpimark.records.results import TableKey
 
 Tables = dict[TableKey, list[dict]]
 
-# Above this many rows show --stats writes a table with long_table instead of rich's layout, whose time
-# and memory per table grow with its cells (a 66 000-row table: over a minute of CPU and some hundred MB).
-LONG_ROWS = 1000
-
 
 def _distribution(field: str) -> Callable[[dict], float | None]:
     return lambda result: (result["distribution"] or {}).get(field)
@@ -118,12 +114,12 @@ def to_rich(run: dict | None, tables: Tables) -> Group:
 def rich_parts(run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]], width: int | None = None) -> Iterator:
     """to_rich's parts one at a time, from tables read one at a time (Store.iter_tables): printed one by
     one they give to_rich's text, holding one table. width: the console's; given, a table of more than
-    LONG_ROWS rows that fits it is written by long_table (the same text, without rich's layout)."""
+    long_table.LONG_ROWS rows that fits it is written by long_table (the same text, without rich's layout)."""
     if run:
         yield Text(describe_run(run), style="dim")
     for key, results in tables:
         columns = _shown_columns(results)
-        if width is not None and len(results) > LONG_ROWS:
+        if width is not None and len(results) > long_table.LONG_ROWS:
             cells = [[_cell(c, r) for c in columns] for r in results]
             table_lines = long_table.lines(key.title(), [c.header for c in columns],
                                            [_numeric(c) for c in columns], cells, width)
