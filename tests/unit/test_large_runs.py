@@ -228,3 +228,144 @@ def test_a_plot_of_one_run_draws_a_benchmark_at_a_time(tmp_path, monkeypatch):
     written = {path.name: path.read_bytes() for path in (tmp_path / "plots").iterdir()}
     assert written == expected and len(written) > 3
     assert result.stdout.splitlines() == [str(tmp_path / "plots" / name) for name in expected]
+
+
+# -- show --stats of a long table -----------------------------------------------------------------
+
+
+def printed(parts, width: int) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    out = StringIO()
+    terminal = Console(file=out, width=width)
+    for part in parts:
+        terminal.print(part)
+    return out.getvalue()
+
+
+def long_tables(rows: int) -> list:
+    """Two tables of rows rows: PingPong with a failed row and the optional columns, Allreduce plain."""
+    from mpimark.records.results import TableKey
+
+    pingpong = [result_record(bytes=size, t_avg_usec=1.5 + size / 7, defects=0,
+                              window={"invalid_samples": size % 3}) for size in range(rows)]
+    pingpong[rows // 2] = {**pingpong[rows // 2], "status": "timeout", "distribution": None}
+    allreduce = [result_record(benchmark="Allreduce", processes=4, bytes=4 * size) for size in range(rows)]
+    return [(TableKey("PingPong", None, 2, None, None), pingpong), (TableKey("Allreduce", None, 4, None, None), allreduce)]
+
+
+@pytest.mark.parametrize("width", [200, 120])
+def test_a_long_table_is_written_as_rich_writes_it_without_rich_s_layout(monkeypatch, width):
+    from mpimark.presentation import long_table, summary
+
+    monkeypatch.setattr(long_table, "LONG_ROWS", 40)  # rich's layout of the expected text is slow at 1000 rows
+    tables = long_tables(41)
+    expected = printed(summary.rich_parts(run_record(), tables), width)  # rich lays out every table
+    laid_out = []
+    real = summary.Table
+    monkeypatch.setattr(summary, "Table", lambda *a, **k: laid_out.append(a) or real(*a, **k))
+    assert printed(summary.rich_parts(run_record(), tables, width), width) == expected
+    assert laid_out == ([] if width == 200 else [()])  # at 120 columns PingPong's table must fold: rich's
+
+
+def test_a_short_table_is_still_laid_out_by_rich(monkeypatch):
+    from mpimark.presentation import long_table, summary
+
+    monkeypatch.setattr(long_table, "LONG_ROWS", 40)
+    tables = long_tables(40)
+    expected = printed(summary.rich_parts(run_record(), tables), 200)
+    laid_out = []
+    real = summary.Table
+    monkeypatch.setattr(summary, "Table", lambda *a, **k: laid_out.append(a) or real(*a, **k))
+    assert printed(summary.rich_parts(run_record(), tables, 200), 200) == expected
+    assert len(laid_out) == 2
+
+
+def test_compare_reads_each_run_as_it_compares_it(big_run, monkeypatch):
+    """Two runs of any size: each read once from the store, never loaded whole, the same comparison."""
+    from mpimark.analysis.statistics import compare_launches
+    from mpimark.presentation import comparison
+
+    with Store(big_run) as store:
+        records = selection.with_waiting(store.records(1))
+    expected = comparison.EXPORTS["csv"](compare_launches([records], [records]), "run 1", "run 1")
+
+    def refuse(self, run_id):
+        raise AssertionError("compare loaded a whole run")
+
+    monkeypatch.setattr(Store, "records", refuse)
+    result = invoke("compare", "1", "1", "--format", "csv", "--db", str(big_run))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == expected.splitlines()[1:] and len(expected.splitlines()) > 2000
+
+
+def test_the_report_s_consistency_check_reads_its_three_benchmarks_one_row_at_a_time(tmp_path, monkeypatch):
+    """Allreduce against Reduce + Bcast: the same table as from the whole run, from rows read one at a time
+    (only their medians kept), never the three benchmarks' rows loaded together."""
+    path = tmp_path / "coll.jsonl"
+    with path.open("w") as f:
+        f.write(json.dumps(run_record()) + "\n")
+        for benchmark, usec in (("Allreduce", 9.0), ("Reduce", 3.0), ("Bcast", 4.0)):
+            f.writelines(json.dumps(result_record(benchmark=benchmark, bytes=size, t_avg_usec=usec * (1 + size),
+                                                  distribution=None, samples_ns=[])) + "\n" for size in (8, 1024))
+        f.write(json.dumps(end_record()) + "\n")
+    db = tmp_path / "results.db"
+    with Store(db) as store:
+        store_parsed(store, parse_file(path))
+    with Store(db) as store:
+        whole = report.render(selection.load(store, ["1"]))
+    assert "Allreduce ≈ Reduce + Bcast?" in whole
+    loaded = []
+    real = Store.results_of
+    monkeypatch.setattr(Store, "results_of", lambda self, run_id, names, processes=None:
+                        loaded.append(tuple(names)) or real(self, run_id, names, processes))
+    out = tmp_path / "report.html"
+    result = invoke("report", "1", "-o", str(out), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    generated = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC")
+    assert generated.sub("", out.read_text()) == generated.sub("", whole)
+    assert ("Allreduce", "Reduce", "Bcast") not in loaded and ("Allreduce",) in loaded
+
+
+@pytest.mark.parametrize("command", ["plot", "report"])
+def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monkeypatch, command):
+    """report and plot hold one benchmark's rows at a time: when the next benchmark's rows are read, no
+    series narrowed to an earlier one is still alive."""
+    import gc
+    import weakref
+
+    from mpimark.presentation import by_benchmark
+
+    db = tmp_path / "results.db"
+    with Store(db) as store:
+        store_parsed(store, parse_file(DATA / "imb" / "check_timeouts.jsonl"))
+    earlier, alive_at_read = [], []
+    real = by_benchmark.with_results_of
+
+    def tracked(store, series, benchmarks, processes=None):
+        gc.collect()
+        alive_at_read.append(sum(1 for ref in earlier if ref() is not None))
+        narrowed = real(store, series, benchmarks, processes)
+        earlier.extend(weakref.ref(s) for s in narrowed)
+        return narrowed
+
+    monkeypatch.setattr(by_benchmark, "with_results_of", tracked)
+    out = tmp_path / ("plots" if command == "plot" else "report.html")
+    result = invoke(command, "1", "-o", str(out), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    assert len(alive_at_read) > 3 and not any(alive_at_read), alive_at_read
+
+
+def test_a_long_comparison_is_written_as_rich_writes_it_without_rich_s_layout(big_run, monkeypatch):
+    from mpimark.analysis.statistics import compare_launches
+    from mpimark.presentation import comparison, long_table
+
+    with Store(big_run) as store:
+        records = selection.with_waiting(store.records(1))
+    compared = compare_launches([records], [records[: len(records) // 2]])
+    assert len(compared.rows) > long_table.LONG_ROWS
+    expected = printed([comparison.to_rich(compared, "run 1", "run 1, half")], 140)
+    monkeypatch.setattr(comparison, "Table", lambda *a, **k: pytest.fail("rich laid out the long comparison"))
+    assert printed(comparison.rich_parts(compared, "run 1", "run 1, half", 140), 140) == expected

@@ -8,6 +8,7 @@ the significance of the leader's lead, and Alltoall throughput.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mpimark.analysis.statistics import DEFAULT_CORRECTION, FASTER, SLOWER, compare_launches, geomean
@@ -17,7 +18,7 @@ from mpimark.records.figures import Key, key, time_usec
 SIZE_RANGES = (("0 B - 1 KiB", 0, 1024), ("1 KiB - 64 KiB", 1025, 65536), ("over 64 KiB", 65537, 1 << 62))
 
 
-def _medians(runs: list[list[dict]]) -> dict[Key, float]:
+def _medians(runs: Iterable[Iterable[dict]]) -> dict[Key, float]:
     """Per plain row (no multi mode, group or waiting), the median over runs of each run's time."""
     found: dict[Key, list[float]] = {}
     for records in runs:
@@ -48,7 +49,7 @@ class Consistency:
         return self.allreduce_usec / (self.reduce_usec + self.bcast_usec)
 
 
-def allreduce_consistency(runs: list[list[dict]]) -> list[Consistency]:
+def allreduce_consistency(runs: Iterable[Iterable[dict]]) -> list[Consistency]:
     """Per process count and size where one implementation measured all three: the three medians."""
     medians = _medians(runs)
     out = []

@@ -372,17 +372,24 @@ def _samples_usec(record: dict) -> list[float]:
     return [s / 1000 for s in record.get("samples_ns") or []]
 
 
-def _sides(runs: list[list[dict]], by_launch: set[Key]) -> dict[Key, _Side]:
-    """Per key: the samples of one launch, or one median per launch for keys in by_launch."""
+def _first_rows(runs: Iterable[Iterable[dict]]) -> dict[Key, list[dict]]:
+    """Per key, each run's first measured row of it (a run has one row per key; a repeat would count twice),
+    from one pass over each run's records: runs may be streams read from the store, and what is kept is
+    a row per key and run, not the run."""
     found: dict[Key, list[dict]] = {}
     for records in runs:
         seen: set[Key] = set()
         for record in records:
             if record.get("type") == "result" and time_usec(record) is not None:
                 k = key(record)
-                if k not in seen:  # a run has one row per key; a repeat would count twice
+                if k not in seen:
                     seen.add(k)
                     found.setdefault(k, []).append(record)
+    return found
+
+
+def _sides(found: dict[Key, list[dict]], by_launch: set[Key]) -> dict[Key, _Side]:
+    """Per key: the samples of one launch, or one median per launch for keys in by_launch."""
     sides = {}
     for k, records in found.items():
         if k in by_launch:
@@ -405,12 +412,9 @@ def _noop(record: dict) -> bool:
         return False
 
 
-def _launch_keys(runs: list[list[dict]]) -> set[Key]:
-    counts: dict[Key, int] = {}
-    for records in runs:
-        for k in {key(r) for r in records if r.get("type") == "result" and time_usec(r) is not None}:
-            counts[k] = counts.get(k, 0) + 1
-    return {k for k, c in counts.items() if c > 1}
+def _launch_keys(found: dict[Key, list[dict]]) -> set[Key]:
+    """The keys measured by more than one run (_first_rows)."""
+    return {k for k, rows in found.items() if len(rows) > 1}
 
 
 def _row(k: Key, a: _Side, b: _Side, alpha: float) -> ComparisonRow:
@@ -456,9 +460,12 @@ def _power_warning(rows: list[ComparisonRow], alpha: float, correction: str) -> 
             "rows cannot be significant: measure more launches (matrix --repeat) or compare fewer rows (--bytes)"]
 
 
-def compare_launches(a_runs: list[list[dict]], b_runs: list[list[dict]], alpha: float = 0.05,
+def compare_launches(a_runs: Iterable[Iterable[dict]], b_runs: Iterable[Iterable[dict]], alpha: float = 0.05,
                      correction: str = DEFAULT_CORRECTION) -> Comparison:
     """Compare the runs of A with the runs of B, row by row (see compare).
+
+    Each run's records are read once, in order (they may be streams from the store: a run of any
+    size is held as one row per key, not whole).
 
     Where a side has one launch for a key, the test ranks that launch's
     samples; where either side has several, both sides use one median per
@@ -470,8 +477,10 @@ def compare_launches(a_runs: list[list[dict]], b_runs: list[list[dict]], alpha: 
         raise ValueError(f"alpha must be between 0 and 1, not {alpha}")
     if correction not in CORRECTIONS:
         raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, not {correction!r}")
-    by_launch = _launch_keys(a_runs) | _launch_keys(b_runs)
-    side_a, side_b = _sides(a_runs, by_launch), _sides(b_runs, by_launch)
+    found_a, found_b = _first_rows(a_runs), _first_rows(b_runs)
+    by_launch = _launch_keys(found_a) | _launch_keys(found_b)
+    side_a, side_b = _sides(found_a, by_launch), _sides(found_b, by_launch)
+    del found_a, found_b  # the rows: the sides keep their samples
     rows = [_row(k, side_a[k], side_b[k], alpha) for k in side_a if k in side_b]
     rows.sort(key=lambda r: (r.key.benchmark, r.key.mode, r.key.processes,
                              -1 if r.key.group is None else r.key.group, r.key.bytes))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import click
@@ -21,7 +21,7 @@ from mpimark.presentation import comparison
 from mpimark.records import placement
 from mpimark.storage import studies
 from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, file_sha256, parse_file, store_parsed
-from mpimark.storage.selection import by_placement, load, resolve, run_label, Series
+from mpimark.storage.selection import by_placement, iter_marked, load, resolve, run_label, Series
 from mpimark.storage.store import Store
 
 class ByteSize(click.ParamType):
@@ -61,8 +61,8 @@ def _console(width: int = 140) -> Console:
     return Console(file=sys.stdout, width=None if sys.stdout.isatty() else width)
 
 
-def _one_series(store: Store, selector: str, side: str) -> Series:
-    found = resolve(store, selector)
+def _one_series(store: Store, selector: str, side: str, results: bool = True) -> Series:
+    found = resolve(store, selector, results)
     if len(found) != 1:
         names = ", ".join(f"{selector}:{s.label}" for s in found)
         raise MpimarkError(f"{side} ({selector}) names {len(found)} implementations; pick one: {names}")
@@ -85,11 +85,16 @@ class ByteSizes(click.ParamType):
         return [ByteSize().convert(word, param, ctx) for word in str(value).split(",")]
 
 
-def _only_sizes(runs: tuple, sizes: list[int] | None) -> list[list[dict]]:
-    """Each run's records; with sizes, its result rows of those sizes only."""
+def _only_sizes(runs: Iterable[Iterable[dict]], sizes: list[int] | None) -> list[Iterable[dict]]:
+    """Each run's records; with sizes, its result rows of those sizes only (as the records are read)."""
     if not sizes:
-        return [run.records for run in runs]
-    return [[r for r in run.records if r["type"] != "result" or r["bytes"] in sizes] for run in runs]
+        return list(runs)
+    return [(r for r in records if r["type"] != "result" or r["bytes"] in sizes) for records in runs]
+
+
+def _streamed(store: Store, series: Series) -> Iterator[Iterator[dict]]:
+    """The series' runs' records, each run read from the store as compare reads it (one run at a time)."""
+    return (iter_marked(store, run) for run in series.runs)
 
 
 @click.command("compare")
@@ -130,16 +135,19 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
         return
     if baseline:
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
-    with Store(db, for_reading=True) as store:
-        side_a, side_b = _one_series(store, a, "A"), _one_series(store, b, "B")
-    result = compare_launches(_only_sizes(side_a.runs, sizes), _only_sizes(side_b.runs, sizes), alpha, correction)
+    with Store(db, for_reading=True) as store:  # each run read as compared: two runs of any size
+        side_a, side_b = _one_series(store, a, "A", results=False), _one_series(store, b, "B", results=False)
+        result = compare_launches(_only_sizes(_streamed(store, side_a), sizes),
+                                  _only_sizes(_streamed(store, side_b), sizes), alpha, correction)
     if not result.rows:
         raise MpimarkError(f"{a} and {b} have no measured row in common (same benchmark, processes, mode, "
                            "group and size); 'mpimark show RUN' lists what each holds")
     label_a, label_b = _describe(side_a), _describe(side_b)
     result = _with_placement_notes(result, side_a, side_b, "A", "B")
     if fmt == "table":
-        _console().print(comparison.to_rich(result, label_a, label_b))
+        terminal = _console()
+        for part in comparison.rich_parts(result, label_a, label_b, terminal.width):
+            terminal.print(part)
     else:
         sys.stdout.write(comparison.EXPORTS[fmt](result, label_a, label_b))
     _gate([(a, b, result)], fail_if_slower, fmt)
@@ -188,8 +196,8 @@ def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None,
     base = next(s for s in series if s.label == (baseline or labels[0]))
     pairs = []
     for other in (s for s in series if s is not base):
-        compared = compare_launches(_only_sizes(base.runs, sizes), _only_sizes(other.runs, sizes), alpha,
-                                    correction)
+        compared = compare_launches(_only_sizes([run.records for run in base.runs], sizes),
+                                    _only_sizes([run.records for run in other.runs], sizes), alpha, correction)
         pairs.append((other.label, _with_placement_notes(compared, base, other, base.label, other.label)))
     if not any(c.rows for _, c in pairs):
         raise MpimarkError(f"the implementations of {selector} have no measured row in common (same benchmark, "
@@ -241,10 +249,10 @@ def _one_series_plots(store: Store, series: list[Series], size: int | None) -> I
 
     keys, collectives = by_benchmark.order(store, series)
     style = plots.styles(series)
-    for key, lines, narrow in by_benchmark.tables(store, series, keys):
-        yield plots.table_plots(key, lines, style, plots.skipped_sizes(key, narrow))
-    for benchmark, narrow in by_benchmark.collectives(store, series, collectives):
-        yield list(filter(None, [plots.scaling_plot(benchmark, narrow, size)]))
+    yield from by_benchmark.tables(store, series, keys, lambda key, lines, narrow: plots.table_plots(
+        key, lines, style, plots.skipped_sizes(key, narrow)))
+    yield from by_benchmark.collectives(store, series, collectives, lambda benchmark, narrow: list(
+        filter(None, [plots.scaling_plot(benchmark, narrow, size)])))
 
 
 @click.command("report")

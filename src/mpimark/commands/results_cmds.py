@@ -163,7 +163,7 @@ def _show_one(row: RunRow, run: dict | None, records: Iterable[dict], context: l
     elif stats:
         terminal = console(sys.stdout)
         tables = records if tool is None else group_results(records).items()
-        for part in rich_parts(run, tables):  # one at a time: printed together they held every table's cells
+        for part in rich_parts(run, tables, terminal.width):  # one at a time: printed together they held every table's cells
             terminal.print(part)
     elif tool is tools.startup:
         click.echo(tool.text(records, row.id), nl=False)

@@ -8,12 +8,15 @@ same as from the whole run, in memory bounded by one benchmark's rows instead of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from mpimark.presentation import plots
 from mpimark.records.figures import bandwidth_mbs, table_key, time_usec
 from mpimark.storage.selection import LoadedRun, marked_waiting, Series, with_results_of, with_waiting
 from mpimark.storage.store import Store
+
+T = TypeVar("T")
 
 
 def whole(store: Store, series: list[Series]) -> list[Series]:
@@ -39,20 +42,25 @@ def order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
     return list(keys), list(collectives)
 
 
-def tables(store: Store, series: list[Series], keys: list[tuple]) -> Iterator[tuple[tuple, plots.Lines, list[Series]]]:
-    """Per table key (in the order given): its lines (plots.tables_of) and the series narrowed to its
-    benchmark and process count."""
+def tables(store: Store, series: list[Series], keys: list[tuple],
+           make: Callable[[tuple, plots.Lines, list[Series]], T]) -> Iterator[T]:
+    """Per table key (in the order given): make(key, its lines (plots.tables_of), the series narrowed to its
+    benchmark and process count). What make returns must not hold the rows: a benchmark's rows are let
+    go before the next benchmark's are read (a caller's loop variable would hold them over the read)."""
     narrow, lines, loaded = series, {}, None
     for key in keys:
         table = key[0]
         if loaded != (table.benchmark, table.processes):  # a benchmark's tables at one count share rows
             loaded = (table.benchmark, table.processes)
+            narrow = lines = None  # the previous benchmark's rows, freed before the next are read
             narrow = with_results_of(store, series, (table.benchmark,), table.processes)
             lines = plots.tables_of(narrow)
-        yield key, lines[key], narrow
+        yield make(key, lines[key], narrow)
 
 
-def collectives(store: Store, series: list[Series], benchmarks: list[str]) -> Iterator[tuple[str, list[Series]]]:
-    """Per collective benchmark (in the order given): the series narrowed to its rows."""
+def collectives(store: Store, series: list[Series], benchmarks: list[str],
+                make: Callable[[str, list[Series]], T]) -> Iterator[T]:
+    """Per collective benchmark (in the order given): make(benchmark, the series narrowed to its rows), the
+    rows let go before the next benchmark's are read (as tables)."""
     for benchmark in benchmarks:
-        yield benchmark, with_results_of(store, series, (benchmark,))
+        yield make(benchmark, with_results_of(store, series, (benchmark,)))

@@ -9,12 +9,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, NO_DIFFERENCE, UNTESTED
+from mpimark.presentation import long_table
 from mpimark.presentation.cells import csv_writer, markdown
 from mpimark.presentation.summary import Column
 from mpimark.records.figures import Key
@@ -132,6 +134,23 @@ def to_rich(comparison: Comparison, a: str, b: str) -> Group:
         table.add_section()
         table.add_row(*(Text(cell) for cell in _geomean_cells(comparison)), style="bold")
     return Group(table, *(Text(line, style="dim") for line in footnotes(comparison, a, b)))
+
+
+def rich_parts(comparison: Comparison, a: str, b: str, width: int) -> Iterator:
+    """to_rich's text in parts for console.print; a table of more than long_table.LONG_ROWS rows that fits
+    width is written by long_table (the same text, without rich's layout of every cell)."""
+    rows = comparison.rows
+    if len(rows) > long_table.LONG_ROWS:
+        cols = columns(comparison)
+        table_lines = long_table.lines(f"{a}  vs  {b}", [c.header for c in cols], [c.key in NUMERIC for c in cols],
+                                       [[_cell(c, row) for c in cols] for row in rows], width,
+                                       footer=[_geomean_cells(comparison)])
+        if table_lines is not None:
+            styles = [{"slower": "red", "faster": "green"}.get(row.marker) for row in rows] + [None, "bold"]
+            yield from long_table.texts(table_lines, styles)
+            yield from (Text(line, style="dim") for line in footnotes(comparison, a, b))
+            return
+    yield to_rich(comparison, a, b)
 
 
 def _markdown_cell(column: Column, row: ComparisonRow) -> str:

@@ -31,7 +31,7 @@ from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
-from mpimark.storage.selection import by_placement, LoadedRun, run_label, Series, with_results_of
+from mpimark.storage.selection import by_placement, iter_marked, LoadedRun, run_label, Series, with_results_of
 from mpimark.storage.store import Store
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
@@ -473,11 +473,17 @@ def startup_section(series: list[Series]) -> Section | None:
     return Section("Start-up time against process count and nodes", [_png(plot)] if plot else [], [table])
 
 
-def consistency_tables(series: list[Series], size: int | None) -> list[Table]:
-    """Per implementation: Allreduce against Reduce + Bcast (IMB's Aramco check), at a few sizes."""
+CONSISTENCY = ("Allreduce", "Reduce", "Bcast")
+
+
+def consistency_tables(series: list[Series], size: int | None, store: Store | None = None) -> list[Table]:
+    """Per implementation: Allreduce against Reduce + Bcast (IMB's Aramco check), at a few sizes.
+    store given: the series loaded without results, the three benchmarks' rows read one at a time (only
+    their medians are kept: the rows of three benchmarks held at once were a report's largest load)."""
     tables = []
     for s in series:
-        checks = seeds.allreduce_consistency([run.records for run in s.runs])
+        checks = seeds.allreduce_consistency([run.records if store is None else iter_marked(store, run, CONSISTENCY)
+                                              for run in s.runs])
         if not checks:
             continue
         shown = {8, 1024, 65536, 1 << 20} | ({size} if size else set())
@@ -602,11 +608,11 @@ def render_stored(store: Store, series: list[Series], size: int | None = None,
         return render(by_benchmark.whole(store, series), size, correction)
     keys, collectives = by_benchmark.order(store, placed)
     style = plots.styles(placed)
-    out = [table_section(key, lines, plots.skipped_sizes(key, narrow), style)
-           for key, lines, narrow in by_benchmark.tables(store, placed, keys)]
-    for benchmark, narrow in by_benchmark.collectives(store, placed, collectives):
-        out += filter(None, [collective_section(benchmark, narrow, size)])
+    out = list(by_benchmark.tables(store, placed, keys, lambda key, lines, narrow: table_section(
+        key, lines, plots.skipped_sizes(key, narrow), style)))
+    out += filter(None, by_benchmark.collectives(store, placed, collectives, lambda benchmark, narrow:
+                                                 collective_section(benchmark, narrow, size)))
     riken = [alltoall_section(with_results_of(store, placed, ("Alltoall",)), size),
              startup_section(with_results_of(store, placed, tuple(name for name, _ in STARTUP)))]
-    consistency = consistency_tables(with_results_of(store, placed, ("Allreduce", "Reduce", "Bcast")), size)
+    consistency = consistency_tables(placed, size, store)
     return _page(placed, size, correction, None, out, [x for x in riken if x], consistency)

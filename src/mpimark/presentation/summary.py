@@ -16,6 +16,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from mpimark.presentation import long_table
 from mpimark.presentation.cells import csv_writer, markdown
 from mpimark.records.figures import bandwidth_mbs
 from mpimark.records.mpi_library import one_line
@@ -110,13 +111,22 @@ def to_rich(run: dict | None, tables: Tables) -> Group:
     return Group(*rich_parts(run, tables.items()))
 
 
-def rich_parts(run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]]) -> Iterator:
+def rich_parts(run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]], width: int | None = None) -> Iterator:
     """to_rich's parts one at a time, from tables read one at a time (Store.iter_tables): printed one by
-    one they give to_rich's text, holding one table."""
+    one they give to_rich's text, holding one table. width: the console's; given, a table of more than
+    long_table.LONG_ROWS rows that fits it is written by long_table (the same text, without rich's layout)."""
     if run:
         yield Text(describe_run(run), style="dim")
     for key, results in tables:
         columns = _shown_columns(results)
+        if width is not None and len(results) > long_table.LONG_ROWS:
+            cells = [[_cell(c, r) for c in columns] for r in results]
+            table_lines = long_table.lines(key.title(), [c.header for c in columns],
+                                           [_numeric(c) for c in columns], cells, width)
+            del cells  # the lines hold the same text
+            if table_lines is not None:
+                yield from long_table.texts(table_lines, [None if r["status"] == "ok" else "yellow" for r in results])
+                continue
         # Text, not str: rich would read "[usec]" in a header as markup.
         table = Table(title=Text(key.title()), title_justify="left")
         for column in columns:

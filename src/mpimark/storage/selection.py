@@ -8,6 +8,7 @@ one implementation, possibly over several runs (process counts, launches).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -65,6 +66,15 @@ def with_results_of(store: Store, series: list[Series], benchmarks: tuple[str, .
     return [Series(s.label, tuple(LoadedRun(run.row, with_waiting(
         [*run.records, *store.results_of(run.row.id, benchmarks, processes)])) for run in s.runs), s.family)
             for s in series]
+
+
+def iter_marked(store: Store, run: LoadedRun, benchmarks: tuple[str, ...] | None = None) -> Iterator[dict]:
+    """The run's records (benchmarks given: its result records of those) as with_waiting gives them, read
+    one at a time from the store (a run loaded with or without its results): a run of any size in
+    bounded memory. Consume it before the next call on store."""
+    job = (run.run or {}).get("processes")
+    records = store.iter_records(run.row.id) if benchmarks is None else store.iter_results_of(run.row.id, benchmarks)
+    return (marked_waiting(record, job) for record in records)
 
 
 def with_waiting(records: list[dict]) -> list[dict]:

@@ -802,12 +802,16 @@ class Store:
     def results_of(self, run_id: int, benchmarks: Iterable[str], processes: int | None = None) -> list[dict]:
         """The run's result records of some benchmarks (at one process count), in arrival order: what a
         report's section of a benchmark needs, without the rest of a run of any size."""
+        return list(self.iter_results_of(run_id, benchmarks, processes))
+
+    def iter_results_of(self, run_id: int, benchmarks: Iterable[str], processes: int | None = None) -> Iterator[dict]:
+        """results_of(), one at a time as SQLite reads them (as iter_records)."""
         names = list(benchmarks)
         marks = ", ".join(f":b{i}" for i in range(len(names)))
         sql = (f"SELECT record FROM results WHERE run_id = :id AND benchmark IN ({marks})"
                + ("" if processes is None else " AND processes = :processes") + " ORDER BY seq")
         values = {f"b{i}": name for i, name in enumerate(names)} | {"processes": processes}
-        return [_record(text) for (text,) in self._rows(run_id, sql, values)]
+        return (_record(text) for (text,) in self._rows(run_id, sql, values))
 
     def _rows(self, run_id: int, sql: str, values: dict | None = None) -> Iterator[tuple]:
         """The rows of a query of one run (parameter :id, and values), fetched some at a time."""
