@@ -127,7 +127,7 @@ def overview(series: list[Series]) -> Table:
                      ", ".join(sorted({placement.shape(run.row.nodes, run.row.ranks_per_node) for run in s.runs}
                                       - {""})) or "-",
                      "; ".join(sorted({describe_placement(run.row.placement) for run in s.runs}))])
-    return Table("Series", ["series", "MPI library", "processes", "runs", "status", "hosts", "nodes × ranks",
+    return Table("Series", ["series", "MPI library", "processes", "run ids", "status", "hosts", "nodes × ranks",
                             "placement"], rows, numeric=False)
 
 
