@@ -208,14 +208,25 @@ def test_one_run_of_osu_or_mpibench_gives_no_warning(tmp_path):
         assert parsed.count == 10 and not parsed.warnings
 
 
-def test_a_plot_of_one_run_draws_a_benchmark_at_a_time(tmp_path, monkeypatch):
+def _imported(tmp_path, times: int) -> Path:
+    """A database holding check_timeouts.jsonl imported `times` times: with two, two series of one run."""
+    db = tmp_path / "results.db"
+    for again in range(times):
+        result = invoke("import", str(DATA / "imb" / "check_timeouts.jsonl"), *(["--again"] if again else []),
+                        "--db", str(db))
+        assert result.exit_code == 0, result.stderr
+    return db
+
+
+@pytest.mark.parametrize("runs", [("1",), ("1", "2")])
+def test_a_plot_draws_a_benchmark_at_a_time(tmp_path, monkeypatch, runs):
+    """One run or several (series drawn together): the plots of the whole runs, none of them loaded whole."""
     from mpimark.presentation import plots
 
-    db = tmp_path / "results.db"
+    db = _imported(tmp_path, len(runs))
     with Store(db) as store:
-        store_parsed(store, parse_file(DATA / "imb" / "check_timeouts.jsonl"))
-    with Store(db) as store:
-        series = selection.load(store, ["1"])
+        series = selection.by_placement(selection.load(store, list(runs)))
+        assert len(series) == len(runs)
         whole = plots.size_plots(series) + plots.scaling_plots(series)
         expected = {plot.name + ".png": plots.render(plot.figure, "png") for plot in whole}
 
@@ -223,12 +234,11 @@ def test_a_plot_of_one_run_draws_a_benchmark_at_a_time(tmp_path, monkeypatch):
         raise AssertionError("plot loaded the whole run")
 
     monkeypatch.setattr(Store, "records", refuse)
-    result = invoke("plot", "1", "-o", str(tmp_path / "plots"), "--db", str(db))
+    result = invoke("plot", *runs, "-o", str(tmp_path / "plots"), "--db", str(db))
     assert result.exit_code == 0, result.stderr
     written = {path.name: path.read_bytes() for path in (tmp_path / "plots").iterdir()}
     assert written == expected and len(written) > 3
     assert result.stdout.splitlines() == [str(tmp_path / "plots" / name) for name in expected]
-
 
 # -- show --stats of a long table -----------------------------------------------------------------
 
@@ -329,8 +339,8 @@ def test_the_report_s_consistency_check_reads_its_three_benchmarks_one_row_at_a_
     assert ("Allreduce", "Reduce", "Bcast") not in loaded and ("Allreduce",) in loaded
 
 
-@pytest.mark.parametrize("command", ["plot", "report"])
-def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monkeypatch, command):
+@pytest.mark.parametrize(("command", "runs"), [("plot", ("1",)), ("report", ("1",)), ("plot", ("1", "2"))])
+def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monkeypatch, command, runs):
     """report and plot hold one benchmark's rows at a time: when the next benchmark's rows are read, no
     series narrowed to an earlier one is still alive."""
     import gc
@@ -338,9 +348,7 @@ def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monk
 
     from mpimark.presentation import by_benchmark
 
-    db = tmp_path / "results.db"
-    with Store(db) as store:
-        store_parsed(store, parse_file(DATA / "imb" / "check_timeouts.jsonl"))
+    db = _imported(tmp_path, len(runs))
     earlier, alive_at_read = [], []
     real = by_benchmark.with_results_of
 
@@ -353,7 +361,7 @@ def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monk
 
     monkeypatch.setattr(by_benchmark, "with_results_of", tracked)
     out = tmp_path / ("plots" if command == "plot" else "report.html")
-    result = invoke(command, "1", "-o", str(out), "--db", str(db))
+    result = invoke(command, *runs, "-o", str(out), "--db", str(db))
     assert result.exit_code == 0, result.stderr
     assert len(alive_at_read) > 3 and not any(alive_at_read), alive_at_read
 

@@ -225,17 +225,13 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
     their MPI library. RUN is a run id, STUDY all implementations of a study,
     STUDY:IMPL one of them."""
     # matplotlib takes a second to import: only for the commands that draw
-    from mpimark.presentation import by_benchmark, plots
+    from mpimark.presentation import plots
 
     written = 0
     with Store(db, for_reading=True) as store:
         series = by_placement(load(store, selectors, results=False))
-        if len(series) > 1:  # several series are drawn together: every run whole
-            series = by_benchmark.whole(store, series)
-            made = iter([plots.size_plots(series), plots.scaling_plots(series, size)])
-        else:  # one series a benchmark at a time, each plot written as it is drawn: a run of any size
-            made = _one_series_plots(store, series, size)
-        for batch in filter(None, made):
+        # a benchmark at a time, each plot written as it is drawn: runs of any size, one series or several
+        for batch in filter(None, _plots_by_benchmark(store, series, size)):
             for path in plots.write(batch, Path(directory), fmt):
                 click.echo(str(path))
                 written += 1
@@ -243,8 +239,12 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
         raise MpimarkError("nothing to plot: the selected runs have no measured results")
 
 
-def _one_series_plots(store: Store, series: list[Series], size: int | None) -> Iterator[list]:
-    """plots.size_plots and plots.scaling_plots of one series, in their order, a table at a time."""
+def _plots_by_benchmark(store: Store, series: list[Series], size: int | None) -> Iterator[list]:
+    """plots.size_plots and plots.scaling_plots of the series, in their order, a table at a time.
+
+    by_benchmark.order keys tables by first appearance series after series, as plots.tables_of does,
+    and each table's lines come from every series narrowed to its benchmark: the same plots as from
+    the whole runs."""
     from mpimark.presentation import by_benchmark, plots
 
     keys, collectives = by_benchmark.order(store, series)

@@ -27,7 +27,7 @@ def whole(store: Store, series: list[Series]) -> list[Series]:
 
 def order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
     """The table keys of plots.tables_of and the benchmarks of plots.collectives_of, in their order, from
-    the results read one at a time. For one series (several series order tables per series)."""
+    the results read one at a time: first appearance, series after series, as those functions order them."""
     keys: dict[tuple, None] = {}
     collectives: dict[str, None] = {}
     for s in series:
