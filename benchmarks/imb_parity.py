@@ -24,8 +24,9 @@ from pathlib import Path
 TIME_COLUMNS = ("t[usec]", "t_max[usec]", "t_ovrl[usec]", "t_pure[usec]")
 
 
-def tables(text: str) -> dict[tuple[str, int, str], dict[int, float]]:
-    """{(benchmark, processes, mode): {bytes: time}} of one IMB-format output."""
+def tables(text: str, wanted: tuple[str, ...] = TIME_COLUMNS) -> dict[tuple[str, int, str], dict[int, float]]:
+    """{(benchmark, processes, mode): {bytes: time}} of one IMB-format output; the time is the first of
+    wanted the table has (parity_launches.py asks for one column, e.g. t_pure[usec])."""
     out: dict[tuple[str, int, str], dict[int, float]] = {}
     name, procs, mode, columns = None, 0, "", []
     for line in text.splitlines():
@@ -43,8 +44,8 @@ def tables(text: str) -> dict[tuple[str, int, str], dict[int, float]]:
                 continue
             row = dict(zip(columns, cells))
             size = int(row.get("#bytes", 0))
-            time = next((float(row[c]) for c in TIME_COLUMNS if c in row), None)
-            if time is None and "Msg/sec" in row:
+            time = next((float(row[c]) for c in wanted if c in row), None)
+            if time is None and "Msg/sec" in row and wanted == TIME_COLUMNS:
                 rate = float(row["Msg/sec"])
                 time = 1e6 / rate if rate > 0 else 0.0
             if time and time > 0:
