@@ -18,13 +18,16 @@
 # (given to both programs; with several suites, name benchmarks of each). Many short rounds of a few
 # benchmarks show whether single launches are bimodal: -rounds 20 -bench "PingPong Allreduce".
 # -core FILE runs that mpimark-core (built for the same Intel MPI) instead of mpimark's own build,
-# to compare a variant against IMB. Smoke test: -rounds 1 -np 2 -msglog 0:4 (measures nothing).
+# to compare a variant against IMB. -probe runs benchmarks/vcpu_probe.c (CPUs 0 and 1: a cache line's
+# round trip, a 4 MiB cross-CPU copy) before and after every launch into its .pin file, so that
+# benchmarks/parity_launches.py can set a launch's level beside the machine's state around it.
+# Smoke test: -rounds 1 -np 2 -msglog 0:4 (measures nothing).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck disable=SC1091
 . "$ROOT/.venv/mpimark-env.sh"
-ROUNDS=5 NPS="2 4" MSGLOG="" SUITES="mpi1 nbc rma" BENCH="" CORE_GIVEN="" OUT=""
+ROUNDS=5 NPS="2 4" MSGLOG="" SUITES="mpi1 nbc rma" BENCH="" CORE_GIVEN="" OUT="" PROBE=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -rounds) ROUNDS=$2; shift 2 ;;
@@ -33,7 +36,8 @@ while [[ $# -gt 0 ]]; do
     -suites) SUITES=$2; shift 2 ;;
     -bench) BENCH=$2; shift 2 ;;
     -core) CORE_GIVEN=$2; shift 2 ;;
-    -h|-help|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -probe) PROBE=1; shift ;;
+    -h|-help|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "imb_parity.sh: unknown option '$1'; see -help" >&2; exit 2 ;;
     *) OUT=$1; shift ;;
   esac
@@ -41,6 +45,13 @@ done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "imb_parity.sh: -rounds needs a positive integer" >&2; exit 2; }
 OUT=${OUT:-$ROOT/benchmarks/out/imb-parity-$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
+if [[ -n $PROBE ]]; then
+  PROBE=$OUT/vcpu_probe
+  if ! cc -O2 -pthread -o "$PROBE" "$ROOT/benchmarks/vcpu_probe.c"; then
+    echo "imb_parity.sh: cannot build benchmarks/vcpu_probe.c with cc; leave out -probe or install a C compiler" >&2
+    exit 2
+  fi
+fi
 
 # The wheel's launcher, environment and IMB directory, and the core built for it.
 SETUP=$(python3 - <<'EOF'
@@ -72,7 +83,9 @@ ARGS=()
 launch() {
   local out=$1 np=$2; shift 2
   echo "load average at launch: $(cut -d' ' -f1-3 /proc/loadavg)" >"$out.pin"
+  [[ -z $PROBE ]] || echo "before: $("$PROBE" 0 1)" >>"$out.pin"
   I_MPI_DEBUG=4 "$MPIEXEC" -n "$np" "$@" | awk -v pin="$out.pin" '/^\[[0-9]+\] MPI startup/ { print >>pin; next } { print }' >"$out.txt"
+  [[ -z $PROBE ]] || echo "after: $("$PROBE" 0 1)" >>"$out.pin"
 }
 
 say() { printf '%s\n' "$*" >&2; }
@@ -95,7 +108,7 @@ done
   echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC, load average $LOAD_BEFORE before and $(cut -d' ' -f1-3 /proc/loadavg) after:"
   echo
   echo '```sh'
-  echo "bash benchmarks/imb_parity.sh -rounds $ROUNDS -np \"$NPS\" ${MSGLOG:+-msglog $MSGLOG }-suites \"$SUITES\"${BENCH:+ -bench \"$BENCH\"}${CORE_GIVEN:+ -core $CORE_GIVEN}"
+  echo "bash benchmarks/imb_parity.sh -rounds $ROUNDS -np \"$NPS\" ${MSGLOG:+-msglog $MSGLOG }-suites \"$SUITES\"${BENCH:+ -bench \"$BENCH\"}${CORE_GIVEN:+ -core $CORE_GIVEN}${PROBE:+ -probe}"
   echo '```'
   echo
   python3 "$ROOT/benchmarks/imb_parity.py" "$OUT"

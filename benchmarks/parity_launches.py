@@ -9,12 +9,15 @@ imb_parity.py averages over sizes and rounds; this prints every launch's value a
 size. With -slow SIZE:USEC it splits each program's launches at USEC (time at SIZE) and gives the
 medians of both groups: two programs whose launches share the same two levels, in similar
 proportions, differ by chance of the launch, not by what they do (benchmarks/README.md, "Ibcast
-t_pure at 64 KiB and above"). Sizes or launches without the benchmark are left out.
+t_pure at 64 KiB and above"). Launches of imb_parity.sh -probe also show benchmarks/vcpu_probe.c's
+cache-line round trip and 4 MiB copy between CPUs 0 and 1 before and after the launch (from the
+.pin file). Sizes or launches without the benchmark are left out.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -22,8 +25,16 @@ from pathlib import Path
 from imb_parity import tables
 
 
+def probes(pin: Path) -> str:
+    """vcpu_probe's round trip and 4 MiB copy before and after the launch ("112 ns 119 us / ..."), or "-"."""
+    text = pin.read_text() if pin.exists() else ""
+    seen = re.findall(r"^(before|after): vcpu_probe .* round_trip_ns (\d+) copy_4MiB_us (\d+)", text, re.M)
+    return " / ".join(f"{when} {trip} ns {copy} us" for when, trip, copy in seen) or "-"
+
+
 def launches(outdirs: list[Path], bench: str, column: str) -> list[tuple[str, str, dict[int, float]]]:
-    """[(launch label, "IMB" or "mpimark", {bytes: value})] for the benchmark, every process count."""
+    """[(launch label, "IMB" or "mpimark", {bytes: value})] for the benchmark, every process count; the
+    label ends with vcpu_probe's figures around the launch when imb_parity.sh -probe took them."""
     found = []
     for outdir in outdirs:
         for path in sorted(outdir.glob("np*/*/r*-*.txt")):
@@ -32,6 +43,8 @@ def launches(outdirs: list[Path], bench: str, column: str) -> list[tuple[str, st
                 if name == bench:
                     where = f"{outdir.name}/{path.parent.parent.name}/{path.parent.name}/{path.stem}"
                     label = f"{where} p{procs}" + (f" {mode}" if mode else "")
+                    probed = probes(path.with_suffix(".pin"))
+                    label += f" ({probed})" if probed != "-" else ""
                     found.append((label, program, times))
     return found
 

@@ -66,3 +66,17 @@ def test_bad_input_gets_one_line_and_a_nonzero_exit(tmp_path):
         assert out.returncode == code
         assert words in out.stderr and len(out.stderr.strip().splitlines()) == 1
         assert "Traceback" not in out.stderr
+
+
+def test_a_launch_shows_the_vcpu_probe_around_it(tmp_path):
+    write_round(tmp_path, 1, imb=200.0, core=800.0, imb2=210.0)
+    pin = tmp_path / "np2" / "nbc" / "r1-core.pin"
+    pin.write_text("load average at launch: 0.10 0.20 0.30\n"
+                   "before: vcpu_probe cpus 0,1 round_trip_ns 112 copy_4MiB_us 119 copy_GBs 35.2\n"
+                   "[0] MPI startup(): 0       29539    vm         {0}\n"
+                   "after: vcpu_probe cpus 0,1 round_trip_ns 640 copy_4MiB_us 410 copy_GBs 10.2\n")
+    out = run(tmp_path, "-bench", "Ibcast", "-sizes", "4194304")
+    assert out.returncode == 0, out.stderr
+    rows = {line.split("|")[1].strip() for line in out.stdout.splitlines() if "/np2/nbc/r1-" in line}
+    assert f"{tmp_path.name}/np2/nbc/r1-core p2 (before 112 ns 119 us / after 640 ns 410 us)" in rows
+    assert f"{tmp_path.name}/np2/nbc/r1-imb p2" in rows  # no .pin file: no probe figures
