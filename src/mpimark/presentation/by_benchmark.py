@@ -13,16 +13,10 @@ from typing import TypeVar
 
 from mpimark.presentation import plots
 from mpimark.records.figures import bandwidth_mbs, table_key, time_usec
-from mpimark.storage.selection import LoadedRun, marked_waiting, Series, with_results_of, with_waiting
+from mpimark.storage.selection import marked_waiting, Series, with_results_of
 from mpimark.storage.store import Store
 
 T = TypeVar("T")
-
-
-def whole(store: Store, series: list[Series]) -> list[Series]:
-    """The series with every record of their runs, as selection.load gives them."""
-    return [Series(s.label, tuple(LoadedRun(run.row, with_waiting(store.records(run.row.id))) for run in s.runs),
-                   s.family) for s in series]
 
 
 def order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
@@ -58,9 +52,9 @@ def tables(store: Store, series: list[Series], keys: list[tuple],
         yield make(key, lines[key], narrow)
 
 
-def collectives(store: Store, series: list[Series], benchmarks: list[str],
-                make: Callable[[str, list[Series]], T]) -> Iterator[T]:
-    """Per collective benchmark (in the order given): make(benchmark, the series narrowed to its rows), the
-    rows let go before the next benchmark's are read (as tables)."""
+def each(store: Store, series: list[Series], benchmarks: list[str],
+         make: Callable[[str, list[Series]], T]) -> Iterator[T]:
+    """Per benchmark (in the order given; e.g. the collectives of order()): make(benchmark, the series
+    narrowed to its rows), the rows let go before the next benchmark's are read (as tables)."""
     for benchmark in benchmarks:
         yield make(benchmark, with_results_of(store, series, (benchmark,)))
