@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from mpimark.presentation import plots
 from mpimark.records.figures import bandwidth_mbs, table_key, time_usec
-from mpimark.storage.selection import marked_waiting, Series, with_results_of
+from mpimark.storage.selection import LoadedRun, marked_waiting, Series, with_results_of
 from mpimark.storage.store import Store
 
 T = TypeVar("T")
@@ -26,14 +26,20 @@ def order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
     collectives: dict[str, None] = {}
     for s in series:
         for run in s.runs:
-            job = (run.run or {}).get("processes")
-            for record in store.iter_results(run.row.id):
-                record = marked_waiting(record, job)
-                if time_usec(record) is not None or bandwidth_mbs(record) is not None:
-                    keys.setdefault(table_key(record))
-                if plots.scalable(record):
-                    collectives.setdefault(record["benchmark"])
+            _first_appearances(store, run, keys, collectives)
     return list(keys), list(collectives)
+
+
+def _first_appearances(store: Store, run: LoadedRun, keys: dict[tuple, None], collectives: dict[str, None]) -> None:
+    """order()'s pass over one run (a function of its own: a loop variable would keep the run's last row
+    while the next run is read)."""
+    job = (run.run or {}).get("processes")
+    for record in store.iter_results(run.row.id):
+        record = marked_waiting(record, job)
+        if time_usec(record) is not None or bandwidth_mbs(record) is not None:
+            keys.setdefault(table_key(record))
+        if plots.scalable(record):
+            collectives.setdefault(record["benchmark"])
 
 
 def tables(store: Store, series: list[Series], keys: list[tuple],

@@ -649,12 +649,18 @@ def render_stored(store: Store, series: list[Series], size: int | None = None,
                  [x for x in riken if x], consistency, ranking)
 
 
+def _plain_points(store: Store, run: LoadedRun, benchmarks: tuple[str, ...]) -> set[tuple[int, int]]:
+    """The (size, processes) of a run's plain rows of some benchmarks (what plots.scaling_size looks at),
+    its rows read one at a time."""
+    return {(r["bytes"], r["processes"]) for r in iter_marked(store, run, benchmarks)
+            if _plain_benchmark(r["benchmark"])(r)}
+
+
 def stored_comparison_tables(store: Store, series: list[Series], collectives: list[str], size: int | None,
                              found_verdicts: Verdicts) -> list[Table]:
     """comparison_tables() of series loaded without their results, a benchmark's rows at a time (the size
     of the single transfer table from one pass over its benchmarks' rows, keeping their sizes)."""
-    plain = {(r["bytes"], r["processes"]) for s in series for run in s.runs
-             for r in iter_marked(store, run, SINGLE_TRANSFER) if _plain_benchmark(r["benchmark"])(r)}
+    plain = set().union(*(_plain_points(store, run, SINGLE_TRANSFER) for s in series for run in s.runs))
     chosen = plots.scaling_size([{"bytes": b, "processes": n} for b, n in sorted(plain)], size)
     tables = [] if chosen is None else [single_transfer_of(series, chosen, list(by_benchmark.each(
         store, series, list(SINGLE_TRANSFER), lambda benchmark, narrow: single_transfer_columns(
