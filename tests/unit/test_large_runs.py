@@ -339,7 +339,8 @@ def test_the_report_s_consistency_check_reads_its_three_benchmarks_one_row_at_a_
     assert ("Allreduce", "Reduce", "Bcast") not in loaded and ("Allreduce",) in loaded
 
 
-@pytest.mark.parametrize(("command", "runs"), [("plot", ("1",)), ("report", ("1",)), ("plot", ("1", "2"))])
+@pytest.mark.parametrize(("command", "runs"), [("plot", ("1",)), ("report", ("1",)), ("plot", ("1", "2")),
+                                              ("report", ("1", "2"))])
 def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monkeypatch, command, runs):
     """report and plot hold one benchmark's rows at a time: when the next benchmark's rows are read, no
     series narrowed to an earlier one is still alive."""
@@ -377,3 +378,110 @@ def test_a_long_comparison_is_written_as_rich_writes_it_without_rich_s_layout(bi
     expected = printed([comparison.to_rich(compared, "run 1", "run 1, half")], 140)
     monkeypatch.setattr(comparison, "Table", lambda *a, **k: pytest.fail("rich laid out the long comparison"))
     assert printed(comparison.rich_parts(compared, "run 1", "run 1, half", 140), 140) == expected
+
+
+# -- several series: report and compare STUDY ------------------------------------------------------
+
+
+def _study(tmp_path) -> Path:
+    """A study of three implementations of one run each, measured differently (sizes, benchmarks, process
+    counts): PingPong and PingPing, Sendrecv and Exchange, collectives at 2 and 3 processes, to compare."""
+    db = tmp_path / "results.db"
+    for run_id, (name, impl) in enumerate((("check_timeouts", "A"), ("basic", "B"), ("idle", "C")), start=1):
+        for args in (("import", str(DATA / "imb" / f"{name}.jsonl")), ("study", "add", "st", str(run_id), "--impl", impl)):
+            result = invoke(*args, "--db", str(db))
+            assert result.exit_code == 0, result.stderr
+    return db
+
+
+class _Tracked(dict):
+    """A record read from the store that a weak reference can follow (a dict cannot be followed)."""
+
+
+def _reads_tracked(monkeypatch) -> list[int]:
+    """Store's streams give _Tracked records; per stream opened, how many records of earlier streams were
+    still alive (held by whoever read them) when it was opened. Store.results_of's rows (a benchmark's,
+    held by design while it is shown) are not followed: test_one_benchmark_s_rows_are_let_go... does."""
+    import gc
+    import weakref
+
+    read, alive_at_open, in_results_of = [], [], []
+
+    def tracking(real):
+        def stream(self, *args, **kwargs):
+            if in_results_of:
+                yield from real(self, *args, **kwargs)
+                return
+            gc.collect()
+            alive_at_open.append(sum(1 for ref in read if ref() is not None))
+            for record in real(self, *args, **kwargs):
+                record = _Tracked(record)
+                read.append(weakref.ref(record))
+                yield record
+        return stream
+
+    for name in ("iter_records", "iter_results", "iter_results_of"):
+        monkeypatch.setattr(Store, name, tracking(getattr(Store, name)))
+    results_of = Store.results_of
+
+    def untracked(self, *args, **kwargs):
+        in_results_of.append(True)
+        try:
+            return results_of(self, *args, **kwargs)
+        finally:
+            in_results_of.pop()
+
+    monkeypatch.setattr(Store, "results_of", untracked)
+    return alive_at_open
+
+
+def _refuse_whole_runs(monkeypatch):
+    def refuse(self, run_id):
+        raise AssertionError("a whole run was loaded")
+
+    monkeypatch.setattr(Store, "records", refuse)
+
+
+@pytest.mark.parametrize("selectors", [("1", "2"), ("st",)])
+def test_a_report_of_several_series_reads_a_benchmark_at_a_time(tmp_path, monkeypatch, selectors):
+    """Two series (runs) or a study's three: the page of the whole runs, verdicts and ranking included, from
+    each run streamed for the verdicts (a row's numbers kept, not the records) and one benchmark's rows at
+    a time for the rest; never a whole run."""
+    db = _study(tmp_path)
+    with Store(db) as store:
+        whole = report.render(selection.load(store, list(selectors)))
+    assert "Single transfer benchmarks at" in whole
+    assert ("Ranking per benchmark" in whole) == (selectors == ("1", "2"))  # C has no plain row in common
+    assert "Allreduce: time [usec] at" in whole and "Sendrecv: bandwidth [MB/s] at" in whole
+    asked = []
+    real = Store.results_of
+    monkeypatch.setattr(Store, "results_of", lambda self, run_id, names, processes=None:
+                        asked.append((tuple(names), processes)) or real(self, run_id, names, processes))
+    _refuse_whole_runs(monkeypatch)
+    alive_at_open = _reads_tracked(monkeypatch)
+    out = tmp_path / "report.html"
+    result = invoke("report", *selectors, "-o", str(out), "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    generated = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC")
+    assert generated.sub("", out.read_text()) == generated.sub("", whole)
+    assert asked and all(len(names) == 1 or processes is None for names, processes in asked)
+    assert {names for names, _ in asked} >= {("PingPong",), ("PingPing",), ("Sendrecv",), ("Allreduce",)}
+    assert len(alive_at_open) > 3 and not any(alive_at_open), alive_at_open
+
+
+def test_compare_study_reads_each_run_as_it_compares_it(tmp_path, monkeypatch):
+    """compare STUDY: the comparison of the whole runs, each run streamed and none of its records kept."""
+    from mpimark.analysis.statistics import compare_launches
+    from mpimark.presentation import comparison
+
+    db = _study(tmp_path)
+    with Store(db) as store:
+        runs = {impl: [selection.with_waiting(store.records(run_id))] for impl, run_id in (("A", 1), ("B", 2), ("C", 3))}
+    expected = comparison.MANY_EXPORTS["csv"]("A", [(impl, compare_launches(runs["A"], runs[impl]))
+                                                    for impl in ("B", "C")], {})
+    _refuse_whole_runs(monkeypatch)
+    alive_at_open = _reads_tracked(monkeypatch)
+    result = invoke("compare", "st", "--format", "csv", "--db", str(db))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == expected and len(expected.splitlines()) > 10
+    assert len(alive_at_open) == 4 and not any(alive_at_open), alive_at_open  # A, B; A, C

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -372,11 +373,27 @@ def _samples_usec(record: dict) -> list[float]:
     return [s / 1000 for s in record.get("samples_ns") or []]
 
 
-def _first_rows(runs: Iterable[Iterable[dict]]) -> dict[Key, list[dict]]:
+@dataclass(frozen=True, slots=True)
+class _Measured:
+    """What a comparison keeps of one run's row: the numbers the test needs, not the record (a record
+    read from the store alone holds its own copy of every key: some kilobytes per row)."""
+    samples_usec: list[float]
+    time_usec: float
+    suite: str
+    noop: bool
+
+
+def _measured(record: dict) -> _Measured:
+    suite = record.get("suite", "")
+    return _Measured(_samples_usec(record), time_usec(record), sys.intern(suite) if type(suite) is str else suite,
+                     _noop(record))
+
+
+def _first_rows(runs: Iterable[Iterable[dict]]) -> dict[Key, list[_Measured]]:
     """Per key, each run's first measured row of it (a run has one row per key; a repeat would count twice),
     from one pass over each run's records: runs may be streams read from the store, and what is kept is
-    a row per key and run, not the run."""
-    found: dict[Key, list[dict]] = {}
+    a row's numbers per key and run, not the run nor its records."""
+    found: dict[Key, list[_Measured]] = {}
     for records in runs:
         seen: set[Key] = set()
         for record in records:
@@ -384,22 +401,22 @@ def _first_rows(runs: Iterable[Iterable[dict]]) -> dict[Key, list[dict]]:
                 k = key(record)
                 if k not in seen:
                     seen.add(k)
-                    found.setdefault(k, []).append(record)
+                    found.setdefault(k, []).append(_measured(record))
     return found
 
 
-def _sides(found: dict[Key, list[dict]], by_launch: set[Key]) -> dict[Key, _Side]:
+def _sides(found: dict[Key, list[_Measured]], by_launch: set[Key]) -> dict[Key, _Side]:
     """Per key: the samples of one launch, or one median per launch for keys in by_launch."""
     sides = {}
-    for k, records in found.items():
+    for k, rows in found.items():
         if k in by_launch:
             # Launches are the experimental unit (method.md §4.4, the iid caveat):
             # batches within one launch do not show launch-to-launch variation.
-            samples = [median(_samples_usec(r)) if _samples_usec(r) else time_usec(r) for r in records]
+            samples = [median(r.samples_usec) if r.samples_usec else r.time_usec for r in rows]
         else:
-            samples = _samples_usec(records[0])
-        value = median(samples) if samples else time_usec(records[0])
-        sides[k] = _Side(value, samples, records[0].get("suite", ""), _noop(records[0]))
+            samples = rows[0].samples_usec
+        value = median(samples) if samples else rows[0].time_usec
+        sides[k] = _Side(value, samples, rows[0].suite, rows[0].noop)
     return sides
 
 
@@ -412,7 +429,7 @@ def _noop(record: dict) -> bool:
         return False
 
 
-def _launch_keys(found: dict[Key, list[dict]]) -> set[Key]:
+def _launch_keys(found: dict[Key, list[_Measured]]) -> set[Key]:
     """The keys measured by more than one run (_first_rows)."""
     return {k for k, rows in found.items() if len(rows) > 1}
 

@@ -21,7 +21,7 @@ from mpimark.presentation import comparison
 from mpimark.records import placement
 from mpimark.storage import studies
 from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, file_sha256, parse_file, store_parsed
-from mpimark.storage.selection import by_placement, iter_marked, load, resolve, run_label, Series
+from mpimark.storage.selection import by_placement, load, resolve, run_label, Series, streamed
 from mpimark.storage.store import Store
 
 class ByteSize(click.ParamType):
@@ -92,11 +92,6 @@ def _only_sizes(runs: Iterable[Iterable[dict]], sizes: list[int] | None) -> list
     return [(r for r in records if r["type"] != "result" or r["bytes"] in sizes) for records in runs]
 
 
-def _streamed(store: Store, series: Series) -> Iterator[Iterator[dict]]:
-    """The series' runs' records, each run read from the store as compare reads it (one run at a time)."""
-    return (iter_marked(store, run) for run in series.runs)
-
-
 @click.command("compare")
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="[B]", required=False)
@@ -137,8 +132,8 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
     with Store(db, for_reading=True) as store:  # each run read as compared: two runs of any size
         side_a, side_b = _one_series(store, a, "A", results=False), _one_series(store, b, "B", results=False)
-        result = compare_launches(_only_sizes(_streamed(store, side_a), sizes),
-                                  _only_sizes(_streamed(store, side_b), sizes), alpha, correction)
+        result = compare_launches(_only_sizes(streamed(store, side_a), sizes),
+                                  _only_sizes(streamed(store, side_b), sizes), alpha, correction)
     if not result.rows:
         raise MpimarkError(f"{a} and {b} have no measured row in common (same benchmark, processes, mode, "
                            "group and size); 'mpimark show RUN' lists what each holds")
@@ -186,19 +181,20 @@ def _library(series: Series) -> str:
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
                    correction: str, db: str | None) -> comparison.Gated:
     with Store(db, for_reading=True) as store:
-        series = resolve(store, selector)
-    if len(series) < 2:
-        raise click.UsageError(f"{selector} names one implementation: give B to compare it with, "
-                               "or a study of several implementations alone")
-    labels = [s.label for s in series]
-    if baseline is not None and baseline not in labels:
-        raise MpimarkError(f"--baseline {baseline}: {selector} has no such implementation; it has {', '.join(labels)}")
-    base = next(s for s in series if s.label == (baseline or labels[0]))
-    pairs = []
-    for other in (s for s in series if s is not base):
-        compared = compare_launches(_only_sizes([run.records for run in base.runs], sizes),
-                                    _only_sizes([run.records for run in other.runs], sizes), alpha, correction)
-        pairs.append((other.label, _with_placement_notes(compared, base, other, base.label, other.label)))
+        series = resolve(store, selector, results=False)
+        if len(series) < 2:
+            raise click.UsageError(f"{selector} names one implementation: give B to compare it with, "
+                                   "or a study of several implementations alone")
+        labels = [s.label for s in series]
+        if baseline is not None and baseline not in labels:
+            raise MpimarkError(f"--baseline {baseline}: {selector} has no such implementation; it has "
+                               f"{', '.join(labels)}")
+        base = next(s for s in series if s.label == (baseline or labels[0]))
+        pairs = []
+        for other in (s for s in series if s is not base):  # each run read as compared (as compare A B)
+            compared = compare_launches(_only_sizes(streamed(store, base), sizes),
+                                        _only_sizes(streamed(store, other), sizes), alpha, correction)
+            pairs.append((other.label, _with_placement_notes(compared, base, other, base.label, other.label)))
     if not any(c.rows for _, c in pairs):
         raise MpimarkError(f"the implementations of {selector} have no measured row in common (same benchmark, "
                            "processes, mode, group and size)")
@@ -251,7 +247,7 @@ def _plots_by_benchmark(store: Store, series: list[Series], size: int | None) ->
     style = plots.styles(series)
     yield from by_benchmark.tables(store, series, keys, lambda key, lines, narrow: plots.table_plots(
         key, lines, style, plots.skipped_sizes(key, narrow)))
-    yield from by_benchmark.collectives(store, series, collectives, lambda benchmark, narrow: list(
+    yield from by_benchmark.each(store, series, collectives, lambda benchmark, narrow: list(
         filter(None, [plots.scaling_plot(benchmark, narrow, size)])))
 
 

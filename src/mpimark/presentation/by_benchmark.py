@@ -13,16 +13,10 @@ from typing import TypeVar
 
 from mpimark.presentation import plots
 from mpimark.records.figures import bandwidth_mbs, table_key, time_usec
-from mpimark.storage.selection import LoadedRun, marked_waiting, Series, with_results_of, with_waiting
+from mpimark.storage.selection import LoadedRun, marked_waiting, Series, with_results_of
 from mpimark.storage.store import Store
 
 T = TypeVar("T")
-
-
-def whole(store: Store, series: list[Series]) -> list[Series]:
-    """The series with every record of their runs, as selection.load gives them."""
-    return [Series(s.label, tuple(LoadedRun(run.row, with_waiting(store.records(run.row.id))) for run in s.runs),
-                   s.family) for s in series]
 
 
 def order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
@@ -32,14 +26,20 @@ def order(store: Store, series: list[Series]) -> tuple[list[tuple], list[str]]:
     collectives: dict[str, None] = {}
     for s in series:
         for run in s.runs:
-            job = (run.run or {}).get("processes")
-            for record in store.iter_results(run.row.id):
-                record = marked_waiting(record, job)
-                if time_usec(record) is not None or bandwidth_mbs(record) is not None:
-                    keys.setdefault(table_key(record))
-                if plots.scalable(record):
-                    collectives.setdefault(record["benchmark"])
+            _first_appearances(store, run, keys, collectives)
     return list(keys), list(collectives)
+
+
+def _first_appearances(store: Store, run: LoadedRun, keys: dict[tuple, None], collectives: dict[str, None]) -> None:
+    """order()'s pass over one run (a function of its own: a loop variable would keep the run's last row
+    while the next run is read)."""
+    job = (run.run or {}).get("processes")
+    for record in store.iter_results(run.row.id):
+        record = marked_waiting(record, job)
+        if time_usec(record) is not None or bandwidth_mbs(record) is not None:
+            keys.setdefault(table_key(record))
+        if plots.scalable(record):
+            collectives.setdefault(record["benchmark"])
 
 
 def tables(store: Store, series: list[Series], keys: list[tuple],
@@ -58,9 +58,9 @@ def tables(store: Store, series: list[Series], keys: list[tuple],
         yield make(key, lines[key], narrow)
 
 
-def collectives(store: Store, series: list[Series], benchmarks: list[str],
-                make: Callable[[str, list[Series]], T]) -> Iterator[T]:
-    """Per collective benchmark (in the order given): make(benchmark, the series narrowed to its rows), the
-    rows let go before the next benchmark's are read (as tables)."""
+def each(store: Store, series: list[Series], benchmarks: list[str],
+         make: Callable[[str, list[Series]], T]) -> Iterator[T]:
+    """Per benchmark (in the order given; e.g. the collectives of order()): make(benchmark, the series
+    narrowed to its rows), the rows let go before the next benchmark's are read (as tables)."""
     for benchmark in benchmarks:
         yield make(benchmark, with_results_of(store, series, (benchmark,)))

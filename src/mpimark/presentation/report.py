@@ -31,7 +31,8 @@ from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
-from mpimark.storage.selection import by_placement, iter_marked, LoadedRun, run_label, Series, with_results_of
+from mpimark.storage.selection import (by_placement, iter_marked, LoadedRun, run_label, Series, streamed,
+                                       with_results_of)
 from mpimark.storage.store import Store
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
@@ -237,11 +238,13 @@ def _not_measured(records: list[dict], benchmark: str) -> list[dict]:
 Verdicts = dict[str, Comparison]  # per implementation label: its comparison with the baseline (the first series)
 
 
-def verdicts(series: list[Series], correction: str = DEFAULT_CORRECTION) -> Verdicts:
-    """Each series after the first compared with the first, as `mpimark compare STUDY` does."""
-    base = series[0]
-    return {s.label: compare_launches([run.records for run in base.runs], [run.records for run in s.runs],
-                                      correction=correction) for s in series[1:]}
+def verdicts(series: list[Series], correction: str = DEFAULT_CORRECTION, store: Store | None = None) -> Verdicts:
+    """Each series after the first compared with the first, as `mpimark compare STUDY` does.
+    store given: the series loaded without results, each run read from the store as it is compared
+    (compare_launches keeps a row per key and run, not the run)."""
+    def runs(s: Series):
+        return [run.records for run in s.runs] if store is None else streamed(store, s)
+    return {s.label: compare_launches(runs(series[0]), runs(s), correction=correction) for s in series[1:]}
 
 
 def _row_of(comparison: Comparison | None, records: list[dict]) -> ComparisonRow | None:
@@ -288,27 +291,43 @@ def single_transfer_table(series: list[Series], size: int | None, found_verdicts
     chosen = plots.scaling_size([r for s in series for b in SINGLE_TRANSFER for r in _plain(s.results, b)], size)
     if chosen is None:
         return None
-    run = [b for b in SINGLE_TRANSFER if any(_plain(s.results, b) for s in series)]  # no columns for the rest
-    compared = found_verdicts is not None and len(series) > 1
-    headers = ["MPI implementation"]
-    for benchmark in run:
-        headers += [f"{benchmark} [MB/s]", f"{benchmark} time [usec]"]
-        if compared:
-            headers.append(f"{benchmark}: IMPL/{series[0].label}")
-    rows = []
-    for s in series:
-        row = [s.label]
-        for benchmark in run:
-            found = [r for r in _plain(s.results, benchmark) if r["bytes"] == chosen]
-            skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark)}
-            row += [_spread(found, bandwidth_mbs, _bandwidth_band) or missing(skipped, chosen),
-                    _spread(found, time_usec, time_ci_usec) or missing(skipped, chosen)]
-            if compared:
-                row.append("baseline" if s is series[0] else verdict_cell(_row_of(found_verdicts.get(s.label), found)))
-        rows.append(row)
-    if not run:
+    return single_transfer_of(series, chosen, [single_transfer_columns(series, b, chosen, found_verdicts)
+                                               for b in SINGLE_TRANSFER])
+
+
+Columns = tuple[list[str], list[list[str]]]  # headers, and per series its cells under them
+
+
+def single_transfer_columns(series: list[Series], benchmark: str, chosen: int, found_verdicts: Verdicts | None
+                            ) -> Columns | None:
+    """One benchmark's columns of the single transfer table (None if no series ran it: no columns): they
+    need its rows alone, so a report can read them a benchmark at a time."""
+    if not any(_plain(s.results, benchmark) for s in series):
         return None
-    return Table(f"Single transfer benchmarks at {chosen} bytes", headers, rows)
+    compared = found_verdicts is not None and len(series) > 1
+    headers = [f"{benchmark} [MB/s]", f"{benchmark} time [usec]"]
+    if compared:
+        headers.append(f"{benchmark}: IMPL/{series[0].label}")
+    cells = []
+    for s in series:
+        found = [r for r in _plain(s.results, benchmark) if r["bytes"] == chosen]
+        skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark)}
+        row = [_spread(found, bandwidth_mbs, _bandwidth_band) or missing(skipped, chosen),
+               _spread(found, time_usec, time_ci_usec) or missing(skipped, chosen)]
+        if compared:
+            row.append("baseline" if s is series[0] else verdict_cell(_row_of(found_verdicts.get(s.label), found)))
+        cells.append(row)
+    return headers, cells
+
+
+def single_transfer_of(series: list[Series], chosen: int, columns: list[Columns | None]) -> Table | None:
+    """The single transfer table at the chosen size from its benchmarks' columns."""
+    columns = [c for c in columns if c is not None]
+    if not columns:
+        return None
+    rows = [[s.label, *(cell for _, cells in columns for cell in cells[i])] for i, s in enumerate(series)]
+    return Table(f"Single transfer benchmarks at {chosen} bytes",
+                 ["MPI implementation", *(header for headers, _ in columns for header in headers)], rows)
 
 
 def against_processes(series: list[Series], benchmark: str, size: int | None, what: str,
@@ -500,9 +519,14 @@ def consistency_tables(series: list[Series], size: int | None, store: Store | No
     return tables
 
 
-def ranking_table(series: list[Series], correction: str = DEFAULT_CORRECTION) -> Table | None:
-    found = seeds.rank({s.label: [[r for r in run.records if r.get("suite") not in plots.TOOL_SUITES]
-                                  for run in s.runs] for s in series}, correction)
+def rankings(series: list[Series], correction: str = DEFAULT_CORRECTION) -> list[seeds.Ranking]:
+    """seeds.rank of the series; per benchmark and process count on its own (its own correction), so the
+    rankings of the whole runs are those of each benchmark's rows, benchmark after benchmark in sorted order."""
+    return seeds.rank({s.label: [[r for r in run.records if r.get("suite") not in plots.TOOL_SUITES]
+                                 for run in s.runs] for s in series}, correction)
+
+
+def ranking_table(found: list[seeds.Ranking]) -> Table | None:
     if not found:
         return None
     rows = []
@@ -565,13 +589,14 @@ def render(series: list[Series], size: int | None = None, correction: str = DEFA
     """The report as one HTML document; runs placed differently (ranks per node) are series of their own."""
     series = by_placement(series)
     found = verdicts(series, correction) if len(series) > 1 else None
-    return _page(series, size, correction, found, sections(series, size),
-                 [x for x in (alltoall_section(series, size), startup_section(series)) if x],
-                 consistency_tables(series, size))
+    return _page(series, correction, found, comparison_tables(series, size, found) if found else [],
+                 sections(series, size), [x for x in (alltoall_section(series, size), startup_section(series)) if x],
+                 consistency_tables(series, size), ranking_table(rankings(series, correction)) if found else None)
 
 
-def _page(series: list[Series], size: int | None, correction: str, found: Verdicts | None,
-          found_sections: list[Section], riken: list[Section], consistency: list[Table]) -> str:
+def _page(series: list[Series], correction: str, found: Verdicts | None, comparison: list[Table],
+          found_sections: list[Section], riken: list[Section], consistency: list[Table],
+          ranking: Table | None) -> str:
     return _environment().get_template("report.html.j2").render(
         version=__version__,
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
@@ -579,7 +604,7 @@ def _page(series: list[Series], size: int | None, correction: str, found: Verdic
         overview=overview(series),
         runs=[run_metadata(s, run) for s in series for run in s.runs],
         runs_table=runs_table(series),
-        comparison=comparison_tables(series, size, found) if found else [],
+        comparison=comparison,
         comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
         if found else "",
         comparison_warnings=[f"{label}: {w}" for label, c in (found or {}).items() for w in c.warnings],
@@ -588,7 +613,7 @@ def _page(series: list[Series], size: int | None, correction: str, found: Verdic
         machine=machine_table(series),
         riken=riken,
         consistency=consistency,
-        ranking=ranking_table(series, correction) if found else None,
+        ranking=ranking,
         note=NOTE,
         band_note=plots.BAND_NOTE,
     )
@@ -596,23 +621,52 @@ def _page(series: list[Series], size: int | None, correction: str, found: Verdic
 
 def render_stored(store: Store, series: list[Series], size: int | None = None,
                   correction: str = DEFAULT_CORRECTION) -> str:
-    """render() of series loaded without their results (selection.load(..., results=False)).
+    """render() of series loaded without their results (selection.load(..., results=False)), read a
+    benchmark at a time (by_benchmark): the same page, in memory bounded by one benchmark's rows.
 
-    One series (the report of one run, or of one implementation's runs) is read a benchmark at a time
-    (by_benchmark): the same page, in memory bounded by one benchmark's rows. Several series are
-    compared row by row over all benchmarks (the verdicts' correction counts every row): they are
-    loaded whole.
+    Several series are compared with the first row by row over every benchmark (the correction counts
+    every row): each run is read from the store as it is compared, keeping a row per key and run; the
+    comparison tables and the ranking then read their benchmarks one at a time as the sections do.
     """
     placed = by_placement(series)
-    if len(placed) > 1:
-        return render(by_benchmark.whole(store, series), size, correction)
     keys, collectives = by_benchmark.order(store, placed)
     style = plots.styles(placed)
     out = list(by_benchmark.tables(store, placed, keys, lambda key, lines, narrow: table_section(
         key, lines, plots.skipped_sizes(key, narrow), style)))
-    out += filter(None, by_benchmark.collectives(store, placed, collectives, lambda benchmark, narrow:
-                                                 collective_section(benchmark, narrow, size)))
+    out += filter(None, by_benchmark.each(store, placed, collectives, lambda benchmark, narrow:
+                                          collective_section(benchmark, narrow, size)))
     riken = [alltoall_section(with_results_of(store, placed, ("Alltoall",)), size),
              startup_section(with_results_of(store, placed, tuple(name for name, _ in STARTUP)))]
     consistency = consistency_tables(placed, size, store)
-    return _page(placed, size, correction, None, out, [x for x in riken if x], consistency)
+    if len(placed) == 1:
+        return _page(placed, correction, None, [], out, [x for x in riken if x], consistency, None)
+    found = verdicts(placed, correction, store)
+    benchmarks = sorted({table.benchmark for table, _ in keys})
+    ranking = ranking_table([r for found_here in by_benchmark.each(store, placed, benchmarks, lambda _, narrow:
+                                                                    rankings(narrow, correction))
+                             for r in found_here])
+    return _page(placed, correction, found, stored_comparison_tables(store, placed, collectives, size, found), out,
+                 [x for x in riken if x], consistency, ranking)
+
+
+def _plain_points(store: Store, run: LoadedRun, benchmarks: tuple[str, ...]) -> set[tuple[int, int]]:
+    """The (size, processes) of a run's plain rows of some benchmarks (what plots.scaling_size looks at),
+    its rows read one at a time."""
+    return {(r["bytes"], r["processes"]) for r in iter_marked(store, run, benchmarks)
+            if _plain_benchmark(r["benchmark"])(r)}
+
+
+def stored_comparison_tables(store: Store, series: list[Series], collectives: list[str], size: int | None,
+                             found_verdicts: Verdicts) -> list[Table]:
+    """comparison_tables() of series loaded without their results, a benchmark's rows at a time (the size
+    of the single transfer table from one pass over its benchmarks' rows, keeping their sizes)."""
+    plain = set().union(*(_plain_points(store, run, SINGLE_TRANSFER) for s in series for run in s.runs))
+    chosen = plots.scaling_size([{"bytes": b, "processes": n} for b, n in sorted(plain)], size)
+    tables = [] if chosen is None else [single_transfer_of(series, chosen, list(by_benchmark.each(
+        store, series, list(SINGLE_TRANSFER), lambda benchmark, narrow: single_transfer_columns(
+            narrow, benchmark, chosen, found_verdicts))))]
+    tables += by_benchmark.each(store, series, list(PARALLEL_TRANSFER), lambda benchmark, narrow: against_processes(
+        narrow, benchmark, size, "bandwidth [MB/s]", bandwidth_mbs, found_verdicts, _bandwidth_band))
+    tables += by_benchmark.each(store, series, sorted(collectives), lambda benchmark, narrow: against_processes(
+        narrow, benchmark, size, "time [usec]", time_usec, found_verdicts))
+    return [t for t in tables if t is not None]

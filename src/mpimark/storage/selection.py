@@ -77,6 +77,12 @@ def iter_marked(store: Store, run: LoadedRun, benchmarks: tuple[str, ...] | None
     return (marked_waiting(record, job) for record in records)
 
 
+def streamed(store: Store, series: Series) -> Iterator[Iterator[dict]]:
+    """The series' runs' records, each run read from the store as it is consumed (iter_marked), one run
+    after the other: what statistics.compare_launches reads, for runs of any size."""
+    return (iter_marked(store, run) for run in series.runs)
+
+
 def with_waiting(records: list[dict]) -> list[dict]:
     """The records, rows that ran on fewer ranks than the job had marked `waiting: N` (figures.mode).
 
