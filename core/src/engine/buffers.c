@@ -5,48 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the buffers land moves the numbers (benchmarks/README.md, issue 16).
- * IMB takes its buffers from MPI_Alloc_mem, which Intel MPI serves from
- * malloc: 16-byte alignment, and for every size the send buffer and then the
- * receive buffer, both freed after it. Once the sizes outgrow the holes in
- * the heap the pair comes off its top, and the receive buffer starts 16 bytes
- * after the send buffer's end (heap_neighbour_offset): 16 bytes apart modulo
- * 4 KiB. That costs IMB time wherever a rank copies between its own buffers:
- * Allreduce's reduction stalls on 4K aliasing, and glibc's memcpy (rep movsb)
- * with its destination 16 bytes past its source modulo 4 KiB is 20-40x slower
- * from 4 to 256 KiB, which is Gather's root copying its own block. Aligned
- * buffers made the core's Allreduce 0.68-0.76x IMB's time, separate mallocs
- * (heap holes) its Gather 0.57x. So the default (-buffer_align 0) is one
- * malloc block holding the pair where malloc puts IMB's, at every size, for
- * IMB's numbers; -buffer_align BYTES aligns each buffer on its own instead.
+/* Where a buffer lands moves the numbers: with malloc (IMB's allocator) a
+ * reduction's send and receive buffers can sit a few bytes apart modulo
+ * 4 KiB, and the CPU then stalls on "4K aliasing"; aligned buffers avoid it
+ * and measured up to 1.5x faster than IMB at 4-64 KiB (benchmarks/README.md,
+ * issue 16). So the default is malloc's placement, for IMB's numbers, and
+ * -buffer_align BYTES asks for aligned buffers.
  * Slot 0 gets the rank's values, the other slots copies, so every page is
  * written before the first timed iteration. */
-static size_t alloc_bytes(const layout_t *l) { return l->alloc > 0 ? l->alloc : 64; }
-
-static void fill_slots(char *p, const layout_t *l, dtype_t dt, int rank) {
-  fill_values(p, dt, l->len / dtype_size(dt), rank, 0);
-  for (long s = 1; s < l->slots; s++) memcpy(p + (size_t)s * l->stride, p, l->len);
-}
-
-static char *alloc_aligned(const layout_t *l, long align) {
+static char *alloc_filled(const layout_t *l, dtype_t dt, int rank, long align) {
+  size_t bytes = l->alloc > 0 ? l->alloc : 64;
   void *p = NULL;
-  return posix_memalign(&p, (size_t)align, alloc_bytes(l)) == 0 ? p : NULL;
-}
-
-/* Sets c->sbuf and c->rbuf (NULL where memory could not be had). */
-static void alloc_pair(bench_ctx *c, const layout_t *s, const layout_t *r) {
-  long align = c->opt->buffer_align;
-  c->rbuf_in_sbuf = align == 0;
-  if (align == 0) {
-    size_t gap = heap_neighbour_offset(alloc_bytes(s));
-    c->sbuf = malloc(gap + alloc_bytes(r));
-    c->rbuf = c->sbuf ? c->sbuf + gap : NULL;
-  } else {
-    c->sbuf = alloc_aligned(s, align);
-    c->rbuf = alloc_aligned(r, align);
-  }
-  if (c->sbuf) fill_slots(c->sbuf, s, c->dt, c->rank);
-  if (c->rbuf) fill_slots(c->rbuf, r, c->dt, c->rank);
+  if (align == 0) p = malloc(bytes);
+  else if (posix_memalign(&p, (size_t)align, bytes) != 0) p = NULL;
+  if (!p) return NULL;
+  fill_values(p, dt, l->len / dtype_size(dt), rank, 0);
+  for (long s = 1; s < l->slots; s++) memcpy((char *)p + (size_t)s * l->stride, p, l->len);
+  return p;
 }
 
 int buffers_alloc(bench_ctx *c, const layout_t *s, const layout_t *r) {
@@ -56,7 +31,8 @@ int buffers_alloc(bench_ctx *c, const layout_t *s, const layout_t *r) {
   c->r_stride = r->stride;
   c->s_slots = s->slots;
   c->r_slots = r->slots;
-  alloc_pair(c, s, r);
+  c->sbuf = alloc_filled(s, c->dt, c->rank, c->opt->buffer_align);
+  c->rbuf = alloc_filled(r, c->dt, c->rank, c->opt->buffer_align);
   c->counts = malloc(sizeof(int) * (size_t)c->np);
   c->displs = malloc(sizeof(int) * (size_t)c->np);
   c->reqs = malloc(sizeof(MPI_Request) * (size_t)(2 * c->window + 1));
@@ -101,8 +77,8 @@ long buffers_send_changed(const bench_ctx *c) {
 void buffers_free(bench_ctx *c) {
   free(c->send_ref);
   c->send_ref = NULL;
-  if (!c->rbuf_in_sbuf) free(c->rbuf);
   free(c->sbuf);
+  free(c->rbuf);
   free(c->counts);
   free(c->displs);
   free(c->reqs);

@@ -118,7 +118,6 @@ struct bench_ctx {
   int large_count;        /* count exceeds INT_MAX */
 
   char *sbuf, *rbuf;      /* slot 0 of each buffer */
-  int rbuf_in_sbuf;       /* rbuf lies in sbuf's allocation (-buffer_align 0, engine/buffers.c) */
   size_t s_len, r_len;    /* bytes of one slot */
   size_t s_stride, r_stride;  /* -off_cache: distance between slots; 0 otherwise */
   long s_slots, r_slots;  /* -off_cache: number of slots; 1 otherwise */

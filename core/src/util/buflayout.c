@@ -37,8 +37,3 @@ void buffer_layout_disjoint(size_t len, long n, layout_t *out) {
   out->slots = n > 1 ? n : 1;
   out->alloc = (size_t)out->slots * len;
 }
-
-size_t heap_neighbour_offset(size_t request) {
-  size_t chunk = (request + 8 + 15) & ~(size_t)15;
-  return chunk < 32 ? 32 : chunk;
-}

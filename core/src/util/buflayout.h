@@ -28,12 +28,4 @@ void buffer_layout(size_t len, const options_t *o, long n_sample, layout_t *out)
  * side, so that M transfers go to disjoint sections (IMB-EXT, IMB-IO). */
 void buffer_layout_disjoint(size_t len, long n, layout_t *out);
 
-/* Where glibc's malloc puts the next chunk carved from the top of the heap:
- * the distance between the user pointers of two consecutive allocations
- * (request + 8 bytes of size field, rounded up to 16, at least 32). IMB
- * allocates its send buffer and then its receive buffer for every size, so
- * once the pair comes off the top of the heap the receive buffer starts this
- * far after the send buffer: 16 bytes past its end for a multiple of 16. */
-size_t heap_neighbour_offset(size_t request);
-
 #endif

@@ -64,7 +64,7 @@ typedef struct {
   int zero_size;          /* -zero_size on|off */
   int warm_up;            /* -warm_up on|off */
   int window_size;        /* -window_size (Uniband/Biband) */
-  long buffer_align;      /* -buffer_align BYTES: 0 = one malloc block, the pair placed as IMB's; else each aligned to BYTES */
+  long buffer_align;      /* -buffer_align BYTES: 0 = malloc's placement, as IMB; else buffers aligned to BYTES */
   int msg_pause;          /* -msg_pause on|off */
   int check;              /* -check on|off (IMB's compile-time CHECK) */
   int selfcheck;          /* -selfcheck on|off: timer, noise and load checks before measuring */
