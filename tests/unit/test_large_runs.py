@@ -380,6 +380,55 @@ def test_a_long_comparison_is_written_as_rich_writes_it_without_rich_s_layout(bi
     assert printed(comparison.rich_parts(compared, "run 1", "run 1, half", 140), 140) == expected
 
 
+
+def _styled_chars(parts, width: int) -> list[tuple[str, str]]:
+    """Every character printed in colour, with its style: what a terminal shows."""
+    from io import StringIO
+
+    from rich.console import Console
+    from rich.style import Style
+    from rich.text import Text
+
+    out = StringIO()
+    terminal = Console(file=out, width=width, force_terminal=True, color_system="standard")
+    for part in parts:
+        terminal.print(part)
+    shown = Text.from_ansi(out.getvalue())
+    return [(char, str(segment.style or Style())) for segment in shown.render(terminal) for char in segment.text]
+
+
+def _verdict_comparison(rows: int, shift_usec: float, benchmark: str):
+    """A comparison of rows sizes where B is slower, faster and the same by turns (samples given)."""
+    from mpimark.analysis.statistics import compare_launches
+
+    def launch(side: int) -> list[dict]:
+        return [result_record(benchmark=benchmark, bytes=size, samples_ns=[int(1000 * (10 + (side * shift_usec * (size % 3 - 1))
+                                                                  + 0.01 * i)) for i in range(30)])
+                for size in range(rows)]
+    return compare_launches([launch(0)], [launch(1)])
+
+
+@pytest.mark.parametrize("benchmark", ["PingPong", "Ping日本µ"])  # wide and non-ASCII characters before the verdicts
+def test_long_tables_are_coloured_as_rich_colours_them(monkeypatch, benchmark):
+    """show --stats (a failed row), compare (verdict rows, the bold geomean) and compare STUDY (verdict cells):
+    the long tables' characters carry the styles rich gives them, header and rows, bars left plain."""
+    from mpimark.presentation import comparison, long_table, summary
+
+    monkeypatch.setattr(long_table, "LONG_ROWS", 40)
+    tables = long_tables(41)
+    compared, other = _verdict_comparison(42, 5.0, benchmark), _verdict_comparison(42, -3.0, benchmark)
+    assert {row.marker for row in compared.rows} >= {"slower", "faster"}
+    cases = [(summary.rich_parts(run_record(), tables, 200), summary.rich_parts(run_record(), tables)),
+             (comparison.rich_parts(compared, "A", "B", 200), [comparison.to_rich(compared, "A", "B")]),
+             (comparison.many_rich_parts("A", [("B", compared), ("C", other)], {}, 200),
+              [comparison.many_to_rich("A", [("B", compared), ("C", other)], {})])]
+    for long, laid_out in cases:
+        long = list(long)
+        assert not any(isinstance(part, comparison.Group) for part in long)  # written by long_table
+        chars = _styled_chars(long, 200)
+        assert chars == _styled_chars(laid_out, 200)
+        assert {style for _, style in chars} > {"none", "bold"}
+
 # -- several series: report and compare STUDY ------------------------------------------------------
 
 

@@ -201,7 +201,9 @@ def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None,
     described = {s.label: f"{_library(s)}, run{'s' if len(s.runs) > 1 else ''} "
                           f"{', '.join(str(run.row.id) for run in s.runs)}" for s in series}
     if fmt == "table":
-        _console(100 + 45 * len(pairs)).print(comparison.many_to_rich(base.label, pairs, described))
+        terminal = _console(100 + 45 * len(pairs))
+        for part in comparison.many_rich_parts(base.label, pairs, described, terminal.width):
+            terminal.print(part)
     else:
         sys.stdout.write(comparison.MANY_EXPORTS[fmt](base.label, pairs, described))
     return [(base.label, label, compared) for label, compared in pairs]

@@ -22,6 +22,10 @@ from mpimark.presentation.summary import Column
 from mpimark.records.figures import Key
 
 
+# The verdicts' colours on a terminal.
+VERDICT_STYLES = {"slower": "red", "faster": "green"}
+
+
 def _usec(value: float | None) -> str:
     # Enough digits for sub-microsecond latencies without drowning large times in them.
     if value is None:
@@ -128,7 +132,7 @@ def to_rich(comparison: Comparison, a: str, b: str) -> Group:
         table.add_column(Text(column.header), justify="right" if column.key in NUMERIC else "left",
                          no_wrap=column.key == "shift_usec")
     for row in comparison.rows:
-        style = {"slower": "red", "faster": "green"}.get(row.marker)
+        style = VERDICT_STYLES.get(row.marker)
         table.add_row(*(Text(_cell(c, row)) for c in cols), style=style)
     if comparison.rows:
         table.add_section()
@@ -146,7 +150,7 @@ def rich_parts(comparison: Comparison, a: str, b: str, width: int) -> Iterator:
                                        [[_cell(c, row) for c in cols] for row in rows], width,
                                        footer=[_geomean_cells(comparison)])
         if table_lines is not None:
-            styles = [{"slower": "red", "faster": "green"}.get(row.marker) for row in rows] + [None, "bold"]
+            styles = [VERDICT_STYLES.get(row.marker) for row in rows] + [None, "bold"]
             yield from long_table.texts(table_lines, styles)
             yield from (Text(line, style="dim") for line in footnotes(comparison, a, b))
             return
@@ -293,19 +297,43 @@ def many_footnotes(baseline: str, pairs: Pairs, described: dict[str, str], shift
     return lines
 
 
+def _many_title(baseline: str, pairs: Pairs) -> str:
+    return f"{', '.join(label for label, _ in pairs)}  against  {baseline}"
+
+
 def many_to_rich(baseline: str, pairs: Pairs, described: dict[str, str]) -> Group:
-    names = ", ".join(label for label, _ in pairs)
-    table = Table(title=Text(f"{names}  against  {baseline}"), title_justify="left")
+    table = Table(title=Text(_many_title(baseline, pairs)), title_justify="left")
     shift = len(pairs) == 1  # with more, the terminal is too narrow for the intervals
     for i, header in enumerate(_wide_headers(baseline, pairs, shift)):
         table.add_column(Text(header), justify="left" if i == 0 else "right")
     for key, baseline_usec, rows in _wide_rows(pairs):
-        table.add_row(*(Text(cell, style={"slower": "red", "faster": "green"}.get(cell, ""))
+        table.add_row(*(Text(cell, style=VERDICT_STYLES.get(cell, ""))
                         for cell in _wide_cells(baseline_usec, rows, key, shift)))
     if any(c.rows for _, c in pairs):
         table.add_section()
         table.add_row(*(Text(cell) for cell in _wide_geomean(pairs, shift)), style="bold")
     return Group(table, *(Text(line, style="dim") for line in many_footnotes(baseline, pairs, described, shift)))
+
+
+def many_rich_parts(baseline: str, pairs: Pairs, described: dict[str, str], width: int) -> Iterator:
+    """many_to_rich's text in parts for console.print; a table of more than long_table.LONG_ROWS rows that
+    fits width is written by long_table (the same text and colours, without rich's layout of every cell)."""
+    wide = _wide_rows(pairs)
+    if len(wide) > long_table.LONG_ROWS:
+        shift = len(pairs) == 1
+        headers = _wide_headers(baseline, pairs, shift)
+        cells = [_wide_cells(b, rows, key, shift) for key, b, rows in wide]
+        footer = [_wide_geomean(pairs, shift)] if any(c.rows for _, c in pairs) else []
+        table_lines = long_table.lines(_many_title(baseline, pairs), headers, [i > 0 for i in range(len(headers))],
+                                       cells, width, footer=footer)
+        if table_lines is not None:
+            cell_styles = [{i: VERDICT_STYLES[c] for i, c in enumerate(row) if c in VERDICT_STYLES} for row in cells]
+            del cells, wide  # the lines hold the same text
+            styles = [None] * len(cell_styles) + ([None, "bold"] if footer else [])
+            yield from long_table.texts(table_lines, styles, cell_styles)
+            yield from (Text(line, style="dim") for line in many_footnotes(baseline, pairs, described, shift))
+            return
+    yield many_to_rich(baseline, pairs, described)
 
 
 def many_to_markdown(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:

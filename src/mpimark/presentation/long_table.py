@@ -10,6 +10,7 @@ caller lays the table out with rich as before.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from rich.cells import cell_len
@@ -56,15 +57,57 @@ def lines(title: str, headers: Sequence[str], right: Sequence[bool], rows: Seque
             rule("└", "─", "┴", "┘")]
 
 
-def texts(table_lines: list[str], styles: Sequence[str | None]) -> Iterator[Text]:
-    """The lines as Texts of CHUNK_LINES lines each, for console.print; styles: one per line after the
-    header's rule (the rows, a footer's rule and rows), None for none, as rich's row style."""
+# Characters one terminal cell wide each: a line of only these has its cells at fixed offsets.
+_SINGLE_CELLS = re.compile(r"[\x20-\x7e─-╿]*")
+
+
+def _widths(top_rule: str) -> list[int]:
+    return [len(part) - 2 for part in top_rule[1:-1].split("┳")]
+
+
+def _cell_spans(line: str, widths: Sequence[int]) -> list[tuple[int, int]]:
+    """Each cell's justified text in a row line as (start, end) offsets, its padding and the bars left out;
+    walked a character at a time where a cell holds a wide or zero-width character."""
+    spans, start = [], 2  # after the first bar and its padding space
+    uniform = _SINGLE_CELLS.fullmatch(line) is not None
+    for width in widths:
+        end = start + width
+        if not uniform:
+            end, used = start, 0
+            while used < width:
+                used += cell_len(line[end])
+                end += 1
+        spans.append((start, end))
+        start = end + 3  # the padding space, the bar, the next cell's padding space
+    return spans
+
+
+def texts(table_lines: list[str], styles: Sequence[str | None],
+          cell_styles: Sequence[dict[int, str]] = ()) -> Iterator[Text]:
+    """The lines as Texts of CHUNK_LINES lines each, for console.print, styled as rich styles its table: the
+    header bold; styles, one per line after the header's rule (the rows, a footer's rule and rows), a row's
+    style (None for none) on each cell with its padding but not the bars; cell_styles, per row, {column:
+    style} on that cell's text alone, as rich prints Text(cell, style=style)."""
+    widths = _widths(table_lines[1])
+
+    def styled(index: int, line: str) -> Text | str:
+        row = index - 4  # the title, the top rule, the header, the header's rule come first
+        style = "bold" if index == 2 else styles[row] if 0 <= row < len(styles) else None
+        cells = cell_styles[row] if 0 <= row < len(cell_styles) else {}
+        if not (style or cells):
+            return line
+        text = Text(line)
+        for column, (start, end) in enumerate(_cell_spans(line, widths)):
+            if style:
+                text.stylize(style, start - 1, end + 1)
+            if column in cells:
+                text.stylize(cells[column], start, end)
+        return text
+
     for start in range(0, len(table_lines), CHUNK_LINES):
         text = Text(no_wrap=True, overflow="ignore", end="\n")
         for index in range(start, min(start + CHUNK_LINES, len(table_lines))):
             if index > start:
                 text.append("\n")
-            row = index - 4  # the title, the top rule, the header, the header's rule come first
-            style = styles[row] if 0 <= row < len(styles) else None
-            text.append(table_lines[index], style=style)
+            text.append(styled(index, table_lines[index]))
         yield text
