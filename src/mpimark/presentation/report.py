@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import shlex
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -226,8 +226,7 @@ def process_table(benchmark: str, series: list[Series]) -> Table | None:
 
 
 def _plain(records: list[dict], benchmark: str) -> list[dict]:
-    return [r for r in records if r["benchmark"] == benchmark and r.get("multi") is None
-            and r.get("group") is None and table_key(r)[1] == "" and time_usec(r) is not None]
+    return list(filter(_plain_benchmark(benchmark), records))
 
 
 def _not_measured(records: list[dict], benchmark: str) -> list[dict]:
@@ -284,15 +283,6 @@ def _bandwidth_band(record: dict) -> tuple[float, float] | None:
     if ci is None or ci[0] <= 0:
         return None
     return bandwidth_mbs(record, ci[1]), bandwidth_mbs(record, ci[0])
-
-
-def single_transfer_table(series: list[Series], size: int | None, found_verdicts: Verdicts | None = None
-                          ) -> Table | None:
-    chosen = plots.scaling_size([r for s in series for b in SINGLE_TRANSFER for r in _plain(s.results, b)], size)
-    if chosen is None:
-        return None
-    return single_transfer_of(series, chosen, [single_transfer_columns(series, b, chosen, found_verdicts)
-                                               for b in SINGLE_TRANSFER])
 
 
 Columns = tuple[list[str], list[list[str]]]  # headers, and per series its cells under them
@@ -361,13 +351,34 @@ def against_processes(series: list[Series], benchmark: str, size: int | None, wh
     return Table(f"{benchmark}: {what} at {chosen} bytes", headers, rows)
 
 
+Each = Callable[[Iterable[str], Callable[[str, list[Series]], object]], list]
+
+
 def comparison_tables(series: list[Series], size: int | None, found_verdicts: Verdicts | None = None
                       ) -> list[Table]:
-    tables = [single_transfer_table(series, size, found_verdicts)]
-    tables += [against_processes(series, b, size, "bandwidth [MB/s]", bandwidth_mbs, found_verdicts,
-                                 _bandwidth_band) for b in PARALLEL_TRANSFER]
-    collectives = sorted({r["benchmark"] for s in series for r in s.results if plots.scalable(r)})
-    tables += [against_processes(series, b, size, "time [usec]", time_usec, found_verdicts) for b in collectives]
+    """The comparison section's tables of series loaded with their results."""
+    def each(benchmarks, make):
+        return [make(benchmark, series) for benchmark in benchmarks]
+    return _comparison_tables(series, size, found_verdicts, each,
+                              [r for s in series for b in SINGLE_TRANSFER for r in _plain(s.results, b)],
+                              {r["benchmark"] for s in series for r in s.results if plots.scalable(r)})
+
+
+def _comparison_tables(series: list[Series], size: int | None, found_verdicts: Verdicts | None, each: Each,
+                       single_transfer_points: list[dict], collectives: Iterable[str]) -> list[Table]:
+    """The single transfer table at its size (plots.scaling_size of the points: the PingPong family's plain
+    rows, or their bytes and processes), then per parallel transfer benchmark and per collective a table
+    against process count; each(benchmarks, make) calls make(benchmark, the series with that benchmark's
+    rows), so a stored report reads a benchmark at a time."""
+    chosen = plots.scaling_size(single_transfer_points, size)
+    tables = []
+    if chosen is not None:
+        columns = each(SINGLE_TRANSFER, lambda b, narrow: single_transfer_columns(narrow, b, chosen, found_verdicts))
+        tables.append(single_transfer_of(series, chosen, columns))
+    tables += each(PARALLEL_TRANSFER, lambda b, narrow: against_processes(
+        narrow, b, size, "bandwidth [MB/s]", bandwidth_mbs, found_verdicts, _bandwidth_band))
+    tables += each(sorted(collectives), lambda b, narrow: against_processes(
+        narrow, b, size, "time [usec]", time_usec, found_verdicts))
     return [t for t in tables if t is not None]
 
 
@@ -661,12 +672,6 @@ def stored_comparison_tables(store: Store, series: list[Series], collectives: li
     """comparison_tables() of series loaded without their results, a benchmark's rows at a time (the size
     of the single transfer table from one pass over its benchmarks' rows, keeping their sizes)."""
     plain = set().union(*(_plain_points(store, run, SINGLE_TRANSFER) for s in series for run in s.runs))
-    chosen = plots.scaling_size([{"bytes": b, "processes": n} for b, n in sorted(plain)], size)
-    tables = [] if chosen is None else [single_transfer_of(series, chosen, list(by_benchmark.each(
-        store, series, list(SINGLE_TRANSFER), lambda benchmark, narrow: single_transfer_columns(
-            narrow, benchmark, chosen, found_verdicts))))]
-    tables += by_benchmark.each(store, series, list(PARALLEL_TRANSFER), lambda benchmark, narrow: against_processes(
-        narrow, benchmark, size, "bandwidth [MB/s]", bandwidth_mbs, found_verdicts, _bandwidth_band))
-    tables += by_benchmark.each(store, series, sorted(collectives), lambda benchmark, narrow: against_processes(
-        narrow, benchmark, size, "time [usec]", time_usec, found_verdicts))
-    return [t for t in tables if t is not None]
+    return _comparison_tables(series, size, found_verdicts,
+                              lambda benchmarks, make: list(by_benchmark.each(store, series, list(benchmarks), make)),
+                              [{"bytes": b, "processes": n} for b, n in sorted(plain)], collectives)
