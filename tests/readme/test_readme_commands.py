@@ -53,6 +53,9 @@ NOT_HERE = {
     "mpimark algorithms study": "an algorithm study of 5 rounds (many minutes)",
     "mpimark algorithms show coll": "shows the algorithm study the command before it makes",
     "mpimark algorithms tune coll": "tunes from the algorithm study the command before it makes",
+    "bash benchmarks/imb_parity.sh": "needs the Intel MPI wheel (downloaded) and a quiet machine; a benchmark, "
+                                     "not a test (tests/unit/test_parity_launches.py covers its analysis)",
+    "python3 benchmarks/parity_launches.py": "reads the output directory the imb_parity.sh run before it makes",
 }
 # Commands that launch MPI (or build a core for an implementation): minutes on a shared 2-core machine.
 LAUNCHING = ("bash scripts/mpiexec.sh", "mpiexec ", "L=$(date", "mpimark run ", "mpimark beff", "mpimark mpibench",
