@@ -1,12 +1,17 @@
-"""The tables of benchmarks/imb_parity.sh: per benchmark (and mode, and process count) the mpimark/IMB
-time ratio, geometric mean over the sizes of each round and then over the rounds, next to IMB's own
-round-to-round ratio (IMB against IMB, the noise floor).
+"""The tables of benchmarks/imb_parity.sh: per benchmark (and mode, and process count) how mpimark's
+time compares with IMB's, and how IMB compares with itself (the noise floor).
 
     python3 benchmarks/imb_parity.py OUTDIR     # reads OUTDIR/np*/SUITE/r*-{imb,core,imb2}.txt (and .pin)
 
-Both ratios get their range over the rounds: a program whose single launches are bimodal shows a
-wider mpimark/IMB range than IMB's own. The pinning maps of Intel MPI's I_MPI_DEBUG=4 output
-(the .pin files imb_parity.sh writes) are listed after the table, per program, with their launches.
+Each round launches IMB, the core, IMB again. A round's mpimark/IMB ratio is the geometric mean over
+the sizes of the core's time against the geometric mean of the two IMB launches around it (so drift
+between launches cancels to first order); its IMB/IMB ratio is IMB's second launch against its first.
+The table gives per row the median over the rounds of each, with the median's exact 95 % interval
+(binomial order statistics, as mpimark's results: at least 6 rounds) and the range, and says "within
+noise" when mpimark's interval holds 1. Launch-to-launch levels on a shared machine are bimodal (one
+launch 2-3x another, in either program: benchmarks/README.md), so few rounds decide little; the
+intervals say how little. The pinning maps of Intel MPI's I_MPI_DEBUG=4 output (the .pin files
+imb_parity.sh writes) are listed after the table, per program, with their launches.
 
 The time compared is the table's headline time: t[usec] (single transfers), t_max[usec] (parallel and
 collective tables), t_ovrl[usec] (overlap tables), t_pure[usec] (Truly_passive_put), 1/(Msg/sec) for
@@ -17,11 +22,16 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
 
+from mpimark.analysis.statistics import median_ci, median_ci_ranks
+
 TIME_COLUMNS = ("t[usec]", "t_max[usec]", "t_ovrl[usec]", "t_pure[usec]")
+# The fewest rounds whose median has a 95 % interval (binomial order statistics, as the core's).
+MIN_ROUNDS = next(n for n in range(1, 100) if median_ci_ranks(n) is not None)
 
 
 def tables(text: str, wanted: tuple[str, ...] = TIME_COLUMNS) -> dict[tuple[str, int, str], dict[int, float]]:
@@ -62,7 +72,10 @@ def ratio(num: dict[int, float], den: dict[int, float]) -> float:
     return geomean([num[s] / den[s] for s in num if s in den])
 
 
-def main(outdir: Path) -> int:
+def round_ratios(outdir: Path) -> dict[tuple, dict[str, list[float]]]:
+    """Per (ranks, suite, benchmark, processes, mode) and round: "core", the core's launch against the
+    geometric mean of the IMB launches before and after it (drift between launches cancels to first
+    order), and "noise", IMB's second launch against its first."""
     found: dict[tuple, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for core_file in sorted(outdir.glob("np*/*/r*-core.txt")):
         np_ = int(core_file.parent.parent.name[2:])
@@ -70,22 +83,48 @@ def main(outdir: Path) -> int:
         stem = core_file.name[:-len("-core.txt")]
         imb = tables((core_file.parent / f"{stem}-imb.txt").read_text())
         imb2 = tables((core_file.parent / f"{stem}-imb2.txt").read_text())
-        core = tables(core_file.read_text())
-        for key, times in core.items():
-            if key in imb:
-                found[(np_, suite, *key)]["core"].append(ratio(times, imb[key]))
-            if key in imb and key in imb2:
-                found[(np_, suite, *key)]["noise"].append(ratio(imb2[key], imb[key]))
+        for key, times in tables(core_file.read_text()).items():
+            if key not in imb or key not in imb2:
+                continue
+            both = {s: math.sqrt(imb[key][s] * imb2[key][s]) for s in imb[key] if s in imb2[key]}
+            for name, value in (("core", ratio(times, both)), ("noise", ratio(imb2[key], imb[key]))):
+                if value == value:
+                    found[(np_, suite, *key)][name].append(value)
+    return found
+
+
+def verdict(ci) -> str:
+    if ci is None:
+        return f"too few rounds (need {MIN_ROUNDS})"
+    if ci.low <= 1.0 <= ci.high:
+        return "within noise"
+    return "mpimark slower" if ci.low > 1.0 else "mpimark faster"
+
+
+def main(outdir: Path) -> int:
+    found = round_ratios(outdir)
     if not found:
         print(f"no results under {outdir}", file=sys.stderr)
         return 1
-    print("| ranks | suite | benchmark | processes | mode | mpimark/IMB | mpimark/IMB range | IMB/IMB (noise) "
-          "| IMB/IMB range | rounds |")
-    print("|---:|---|---|---:|---|---:|---|---:|---|---:|")
+    print("| ranks | suite | benchmark | processes | mode | mpimark/IMB | 95 % CI | range | IMB/IMB (noise) "
+          "| 95 % CI | verdict | rounds |")
+    print("|---:|---|---|---:|---|---:|---|---|---:|---|---|---:|")
+    verdicts: dict[str, int] = defaultdict(int)
     for (np_, suite, name, procs, mode), r in sorted(found.items()):
-        core, noise = [x for x in r["core"] if x == x], [x for x in r["noise"] if x == x]
-        print(f"| {np_} | {suite} | {name} | {procs} | {mode or '-'} | {geomean(core):.3f} | {spread(core)} "
-              f"| {geomean(noise):.3f} | {spread(noise)} | {len(core)} |")
+        core, noise = r["core"], r["noise"]
+        if not core or not noise:  # no size both programs measured
+            continue
+        core_ci, noise_ci = median_ci(core), median_ci(noise)
+        said = verdict(core_ci)
+        verdicts[said] += 1
+        print(f"| {np_} | {suite} | {name} | {procs} | {mode or '-'} | {statistics.median(core):.3f} "
+              f"| {interval(core_ci)} | {spread(core)} | {statistics.median(noise):.3f} | {interval(noise_ci)} "
+              f"| {said} | {len(core)} |")
+    rows = sum(verdicts.values())
+    print()
+    print(f"{rows} rows: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) +
+          f". A 95 % interval leaves out the true ratio in about 1 row in 20, so even two identical programs "
+          f"get about {rows / 20:.1f} verdicts other than \"within noise\" here.")
     pins = pinning(outdir)
     if pins:
         print()
@@ -94,6 +133,10 @@ def main(outdir: Path) -> int:
         for (program, cpus), count in sorted(pins.items()):
             print(f"- {program}: {cpus} ({count})")
     return 0
+
+
+def interval(ci) -> str:
+    return f"{ci.low:.3f}–{ci.high:.3f}" if ci is not None else "-"
 
 
 def spread(values: list[float]) -> str:

@@ -54,7 +54,8 @@ NOT_HERE = {
     "mpimark algorithms show coll": "shows the algorithm study the command before it makes",
     "mpimark algorithms tune coll": "tunes from the algorithm study the command before it makes",
     "bash benchmarks/imb_parity.sh": "needs the Intel MPI wheel (downloaded) and a quiet machine; a benchmark, "
-                                     "not a test (tests/unit/test_parity_launches.py covers its analysis)",
+                                     "not a test (tests/unit/test_imb_parity.py and test_parity_launches.py "
+                                     "cover its analysis)",
     "python3 benchmarks/parity_launches.py": "reads the output directory the imb_parity.sh run before it makes",
 }
 # Commands that launch MPI (or build a core for an implementation): minutes on a shared 2-core machine.
