@@ -152,6 +152,9 @@ static int64_t timed_loop(const table_run_t *tr, bench_ctx *c, long n, long batc
  * it. An assured completion follows every iteration, as in timed_loop's
  * non-aggregate case, so t_ovrl and t_pure time the same work. */
 static int64_t overlap_loop(bench_ctx *c, long n, long cpu_reps, double *samples, int64_t *cpu_ns) {
+  /* IMB 2021's Ireduce passes i mod np as the overlap loop's root (its _pure loop: -root_shift's). */
+  int root_shift = c->root_shift;
+  if ((c->desc->flags & BF_OVERLAP_ROOT_RR) && c->opt->imb_compat != COMPAT_GUIDE) c->root_shift = 1;
   barriers(c->comm, N_BARR, c->opt->imb_barrier);
   int64_t total = 0;
   *cpu_ns = 0;
@@ -172,6 +175,7 @@ static int64_t overlap_loop(bench_ctx *c, long n, long cpu_reps, double *samples
     /* IMB separates the calls by an untimed barrier, except for Ibarrier. */
     if (c->opt->sync && c->desc->cls != CLASS_SYNC) barriers(c->comm, 1, c->opt->imb_barrier);
   }
+  c->root_shift = root_shift;
   return total;
 }
 

@@ -49,6 +49,8 @@ enum {
   BF_SPLIT_GUIDE = 1 << 10,  /* Reduce_scatter family: every rank gets X bytes of an np·X vector (IMB
                                 2019+), the guide's split of X (-imb_compat guide) */
   BF_DISJOINT_GUIDE = 1 << 11, /* BF_DISJOINT only under -imb_compat guide (EXT; IMB uses displacement 0) */
+  BF_OVERLAP_ROOT_RR = 1 << 12, /* -imb_compat 2021: the overlap loop's root is i mod np whatever -root_shift
+                                   says, as IMB's Ireduce; guide: -root_shift's root in both loops */
   /* Bits 16 and up belong to the suites (BF_ANY_SOURCE, the one-sided RF_* bits). */
 };
 

@@ -146,6 +146,7 @@ static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
   if ((b->flags & BF_OVERLAP) && strcmp(s->name, "io") != 0) jw_str(w, NULL, "overlap");  /* IMB-IO: min already */
   if (b->flags & BF_DISJOINT_GUIDE) jw_str(w, NULL, "disjoint");
   if (b->flags & BF_BW_TARGETS) jw_str(w, NULL, "bandwidth_targets");
+  if (b->flags & BF_OVERLAP_ROOT_RR) jw_str(w, NULL, "overlap_root");
   jw_arr_end(w);
   jw_obj_end(w);
 }
