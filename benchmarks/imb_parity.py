@@ -27,7 +27,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from mpimark.analysis.statistics import median_ci, median_ci_ranks
+from mpimark.analysis.statistics import MedianCI, median_ci, median_ci_ranks
 
 TIME_COLUMNS = ("t[usec]", "t_max[usec]", "t_ovrl[usec]", "t_pure[usec]")
 # The fewest rounds whose median has a 95 % interval (binomial order statistics, as the core's).
@@ -93,7 +93,7 @@ def round_ratios(outdir: Path) -> dict[tuple, dict[str, list[float]]]:
     return found
 
 
-def verdict(ci) -> str:
+def verdict(ci: MedianCI | None) -> str:
     if ci is None:
         return f"too few rounds (need {MIN_ROUNDS})"
     if ci.low <= 1.0 <= ci.high:
@@ -135,7 +135,7 @@ def main(outdir: Path) -> int:
     return 0
 
 
-def interval(ci) -> str:
+def interval(ci: MedianCI | None) -> str:
     return f"{ci.low:.3f}–{ci.high:.3f}" if ci is not None else "-"
 
 

@@ -14,13 +14,14 @@ suite, the non-default ones included, with -check; the tests share it.
 from __future__ import annotations
 
 import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from integration import imbtext
-from integration.corerun import CORE, MPIEXEC, CoreRun, load_env, run_core
+from integration.corerun import CORE, MPIEXEC, CoreRun, load_env, run_core, scratch_dir
 
 from . import known_bugs
 
@@ -91,6 +92,24 @@ def get_mpi(name: str) -> Mpi:
     if found is None:
         pytest.skip(f"no {name} on this machine")
     return found
+
+
+_probes: dict[tuple[str, str], Path] = {}
+
+
+def preload_probe(mpi_name: str, source: str) -> tuple[Mpi, Path]:
+    """The MPI and tests/suites/SOURCE (an MPI profiling-interface shim) built with that MPI's own
+    mpicc as a library for LD_PRELOAD, once per session."""
+    mpi = get_mpi(mpi_name)
+    if (mpi_name, source) not in _probes:
+        from mpimark.execution.mpi import find
+        out = scratch_dir() / f"{Path(source).stem}-{mpi_name}.so"
+        done = subprocess.run([find(mpi_name).mpicc, "-shared", "-fPIC", "-O1", "-o", str(out),
+                               str(Path(__file__).resolve().parent / source)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        _probes[(mpi_name, source)] = out
+    return mpi, _probes[(mpi_name, source)]
 
 
 def non_default(suite: str) -> list[str]:

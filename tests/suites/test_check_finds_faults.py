@@ -6,18 +6,14 @@ under Open MPI, mpi4 under MPICH (the MPI-4 library here), at 2 ranks."""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from integration import imbtext
-from integration.corerun import scratch_dir
 
 from . import known_bugs
-from .conftest import get_mpi, non_default, run_with
+from .conftest import non_default, preload_probe, run_with
 
-HERE = Path(__file__).resolve().parent
 TINY = ("-msglog", "0:2", "-iter", "3,40,3", "-time", "10")
 
 PUTS = {"ext": {"Window", "Unidir_Put", "Bidir_Put"},
@@ -40,25 +36,9 @@ FAULTS: dict[tuple[str, str], set[str]] = {
 }
 
 
-_shims: dict[str, Path] = {}
-
-
-def shim(mpi_name: str):
-    """The MPI and faults.c built with its own mpicc (once per session)."""
-    mpi = get_mpi(mpi_name)
-    if mpi_name not in _shims:
-        from mpimark.execution.mpi import find
-        out = scratch_dir() / f"faults-{mpi_name}.so"
-        done = subprocess.run([find(mpi_name).mpicc, "-shared", "-fPIC", "-O1", "-o", str(out),
-                               str(HERE / "faults.c")], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        _shims[mpi_name] = out
-    return mpi, _shims[mpi_name]
-
-
 @pytest.mark.parametrize("suite,fault", sorted(FAULTS), ids=lambda v: v)
 def test_check_finds_the_fault_where_it_is(suite, fault):
-    mpi, library = shim("mpich" if suite == "mpi4" else "openmpi")
+    mpi, library = preload_probe("mpich" if suite == "mpi4" else "openmpi", "faults.c")
     extra = non_default(suite)
     args = [suite, *(["-include", ",".join(extra)] if extra else []), "-check", *TINY]
     run = run_with(mpi, 2, *args, timeout=120, env={"MPIMARK_FAULT": fault},
@@ -82,7 +62,7 @@ def test_mpibench_C_does_mpibench_s_work_in_every_call():
     """mpiBench's -C, by behaviour: every call's received data and the whole send buffer (-e times the
     processes, past the message) are checked, so a fault in either is seen in every call of every
     size; Allreduce is not checked inside the timing (mpiBench checks no reduction) but once after it."""
-    mpi, library = shim("openmpi")
+    mpi, library = preload_probe("openmpi", "faults.c")
     for fault in ("bcast", "bcast_send_tail"):
         run = run_with(mpi, 2, "mpibench", "-C", "-b", "1", "-e", "16", "-i", "20", "-t", "0", "Bcast", "Allreduce",
                        timeout=120, env={"MPIMARK_FAULT": fault},

@@ -7,28 +7,17 @@ calls per root. Open MPI, 3 ranks: with a fixed root 0 no call would name root 1
 from __future__ import annotations
 
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from integration.corerun import scratch_dir
+from .conftest import preload_probe, run_with
 
-from .conftest import get_mpi, run_with
-
-HERE = Path(__file__).resolve().parent
 TINY = ("nbc", "Ireduce", "-npmin", "3", "-msgsize", "4,1024", "-iter", "40", "-time", "10")
 LINE = re.compile(r"^ireduce_roots rank (\d+):((?: \d+)+)$", re.MULTILINE)
 
 
 def roots_per_rank(*options: str) -> dict[int, list[int]]:
-    mpi = get_mpi("openmpi")
-    from mpimark.execution.mpi import find
-    library = scratch_dir() / "ireduce_roots-openmpi.so"
-    if not library.exists():
-        built = subprocess.run([find("openmpi").mpicc, "-shared", "-fPIC", "-O1", "-o", str(library),
-                                str(HERE / "ireduce_roots.c")], capture_output=True, text=True, timeout=120)
-        assert built.returncode == 0, built.stderr
+    mpi, library = preload_probe("openmpi", "ireduce_roots.c")
     run = run_with(mpi, 3, *TINY, *options, timeout=300, program=["env", f"LD_PRELOAD={library}", str(mpi.core)])
     assert run.returncode == 0, run.describe()
     assert {r["benchmark"] for r in run.results()} == {"Ireduce"}, run.describe()

@@ -12,36 +12,20 @@ Intel MPI that made a flush wait tens of milliseconds (benchmarks/README.md,
 from __future__ import annotations
 
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from integration import imbtext
-from integration.corerun import scratch_dir
 
-from .conftest import get_mpi, non_default, run_with
+from .conftest import non_default, preload_probe, run_with
 
-HERE = Path(__file__).resolve().parent
 TINY = ("-msglog", "0:2", "-iter", "3,40,3", "-time", "10")
 LINE = re.compile(r"^rma_order rank (\d+): (\d+) (\S+)$", re.MULTILINE)
 
 
-def probe(mpi_name: str):
-    """The MPI and rma_order.c built with its own mpicc."""
-    from mpimark.execution.mpi import find
-    mpi = get_mpi(mpi_name)
-    out = scratch_dir() / f"rma_order-{mpi_name}.so"
-    if not out.exists():
-        done = subprocess.run([find(mpi_name).mpicc, "-shared", "-fPIC", "-O1", "-o", str(out),
-                               str(HERE / "rma_order.c")], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-    return mpi, out
-
-
 @pytest.mark.parametrize("n,sync", [(2, ()), (3, ()), (2, ("-sync", "window"))], ids=["2", "3", "2-sync-window"])
 def test_no_rank_waits_in_another_collective_while_an_origin_works(n, sync):
-    mpi, library = probe("openmpi")
+    mpi, library = preload_probe("openmpi", "rma_order.c")
     extra = non_default("rma")
     run = run_with(mpi, n, "rma", *(["-include", ",".join(extra)] if extra else []), *TINY, *sync, timeout=300,
                    program=["env", f"LD_PRELOAD={library}", str(mpi.core)])
