@@ -12,12 +12,7 @@ import math
 import pytest
 
 from mpimark.analysis import statistics as analysis
-from mpimark.analysis.statistics import (
-    compare, compare_launches, geomean, INSUFFICIENT, mann_whitney_u, median_ci_ranks,
-)
-from mpimark.records.figures import Key
-
-from .records import result_record, skipped_record
+from mpimark.analysis.statistics import geomean, mann_whitney_u, median_ci_ranks
 
 # -- median and its confidence interval --------------------------------------
 
@@ -153,90 +148,6 @@ def test_geomean_and_ratio_of_medians():
         geomean([1.0, 0.0])
 
 
-# -- compare ----------------------------------------------------------------------
-
-
-def _row(size: int, samples_ns: list[float], **fields) -> dict:
-    return result_record(bytes=size, samples_ns=samples_ns, **fields)
-
-
-A_SAMPLES = [1000.0 + 10 * i for i in range(10)]  # 1.000 .. 1.090 usec
-
-
-def test_compare_finds_a_doubling_and_calls_equal_samples_not_significant():
-    a = [_row(1, A_SAMPLES), _row(2, A_SAMPLES)]
-    b = [_row(1, [2 * s for s in A_SAMPLES]), _row(2, list(reversed(A_SAMPLES)))]
-    result = compare(a, b)
-    slower, same = result.rows
-    assert slower.key == Key("PingPong", 2, "", None, 1)
-    assert slower.median_a_usec == pytest.approx(1.045) and slower.median_b_usec == pytest.approx(2.09)
-    assert slower.ratio == pytest.approx(2.0)
-    assert slower.p_value == pytest.approx(0.00018267179110955002, rel=1e-10)  # 10 vs 10, separated
-    assert slower.significant and slower.marker == "slower"
-    assert same.ratio == 1.0 and not same.significant and same.marker == "~" and same.note is None
-    assert result.geomean_ratio == pytest.approx(math.sqrt(2.0))
-
-
-def test_compare_needs_four_samples_per_side():
-    result = compare([_row(1, [999, 1000, 1001])], [_row(1, [4995, 5000, 5005])])
-    row = result.rows[0]
-    assert row.p_value is None and not row.significant and row.note == INSUFFICIENT
-    assert row.ratio == pytest.approx(5.0)
-
-
-def test_compare_needs_more_samples_at_a_stricter_alpha():
-    # Four per side: smallest p = 2/70 = 0.029 > 0.01.
-    row = compare([_row(1, [1, 2, 3, 4])], [_row(1, [5, 6, 7, 8])], alpha=0.01).rows[0]
-    assert row.note == INSUFFICIENT
-    assert compare([_row(1, [1, 2, 3, 4])], [_row(1, [5, 6, 7, 8])]).rows[0].significant
-
-
-def test_compare_matches_rows_by_key_and_skips_unmeasured_rows():
-    a = [_row(1, A_SAMPLES), _row(8, A_SAMPLES), skipped_record(bytes=16)]
-    b = [_row(1, A_SAMPLES), _row(4, A_SAMPLES), skipped_record(bytes=16),
-         _row(1, A_SAMPLES, benchmark="PingPing"), _row(1, A_SAMPLES, multi=0)]
-    result = compare(a, b)
-    assert [r.key for r in result.rows] == [Key("PingPong", 2, "", None, 1)]
-    assert (result.only_a, result.only_b) == (1, 3)
-
-
-def test_compare_keeps_modes_and_groups_apart():
-    a = [_row(1, A_SAMPLES, multi=1, group=0), _row(1, A_SAMPLES, multi=1, group=1)]
-    b = [_row(1, A_SAMPLES, multi=1, group=1)]
-    result = compare(a, b)
-    assert [r.key for r in result.rows] == [Key("PingPong", 2, "multi1", 1, 1)]
-
-
-def test_compare_of_imported_rows_uses_their_figures_without_a_verdict():
-    imported = dict(distribution=None, samples_ns=[], suite="mpi1")
-    a = [_row(1, [], t_max_usec=2.0, **{k: v for k, v in imported.items() if k != "samples_ns"})]
-    b = [_row(1, [], t_max_usec=3.0, **{k: v for k, v in imported.items() if k != "samples_ns"})]
-    row = compare(a, b).rows[0]
-    assert (row.median_a_usec, row.median_b_usec, row.n_a, row.n_b) == (2.0, 3.0, 0, 0)
-    assert row.ratio == 1.5 and row.note == INSUFFICIENT
-
-
-def test_compare_warns_when_suites_differ():
-    result = compare([_row(1, A_SAMPLES)], [_row(1, A_SAMPLES, suite="mpibench")])
-    assert result.warnings and "mpibench" in result.warnings[0]
-
-
-def test_compare_launches_tests_one_median_per_launch():
-    # Side A: 4 launches with medians 1, 2, 3, 4 usec; side B: 4 launches at 5..8 usec.
-    # Launch medians are the samples: the exact 4-vs-4 test, p = 2/70.
-    a_runs = [[_row(1, [m * 1000] * 5)] for m in (1, 2, 3, 4)]
-    b_runs = [[_row(1, [m * 1000] * 5)] for m in (5, 6, 7, 8)]
-    row = compare_launches(a_runs, b_runs).rows[0]
-    assert (row.n_a, row.n_b) == (4, 4)
-    assert (row.median_a_usec, row.median_b_usec) == (2.5, 6.5)
-    assert row.p_value == pytest.approx(2 / 70) and row.significant
-
-
-def test_compare_rejects_a_bad_alpha():
-    with pytest.raises(ValueError):
-        compare([], [], alpha=1.5)
-
-
 # -- Hodges-Lehmann, corrections, rows that carry data -------------------------------------------------
 
 
@@ -267,39 +178,3 @@ def test_p_value_corrections_match_r_p_adjust():
     assert analysis.adjust_p(p, "holm") == pytest.approx([0.03, 0.06, 0.06, 0.02])  # p.adjust(p, "holm")
     assert analysis.adjust_p(p, "bh") == pytest.approx([0.02, 0.04, 0.04, 0.02])  # p.adjust(p, "BH")
     assert analysis.adjust_p(p, "none") == p
-
-
-def test_geomean_leaves_out_zero_byte_collectives_and_rows_without_samples():
-    slow = [2 * s for s in A_SAMPLES]
-    a = [_row(1024, A_SAMPLES), _row(0, [1.0] * 10, benchmark="Allreduce", processes=4),
-         _row(0, A_SAMPLES, benchmark="Barrier", processes=4), _row(8, [], t_max_usec=1.0)]
-    b = [_row(1024, slow), _row(0, [700_000.0] * 10, benchmark="Allreduce", processes=4),
-         _row(0, slow, benchmark="Barrier", processes=4), _row(8, [], t_max_usec=3.0)]
-    result = compare(a, b)
-    in_geomean = {r.key.benchmark + str(r.key.bytes): r.carries_data for r in result.rows}
-    assert in_geomean == {"PingPong1024": True, "Allreduce0": False, "Barrier0": True, "PingPong8": False}
-    assert result.geomean_rows == 2 and result.geomean_ratio == pytest.approx(2.0)
-    assert [r.key.bytes for r in result.slower_than(0.05)] == [0, 1024]  # Barrier and PingPong, not the no-op
-    assert result.slower_than(1.5) == []
-
-
-def _launches(rows: int, factor: float, launches: int = 5) -> list[list[dict]]:
-    """launches runs of `rows` PingPong sizes, one sample-less median per launch (the launch is the unit)."""
-    return [[result_record(bytes=1 << i, count=1 << i, samples_ns=[factor * (1000 + 10 * launch)] * 4,
-                           distribution={**result_record()["distribution"], "median_usec": factor * (1 + launch / 100)})
-             for i in range(rows)] for launch in range(launches)]
-
-
-def test_the_warnings_say_what_the_correction_leaves_possible():
-    # 5 launches a side: the smallest p is 2/252 = 0.0079; 12 rows: 0.095 after Holm's first step
-    a, b = _launches(12, 1.0), _launches(12, 2.0)
-    holm = analysis.compare_launches(a, b, correction="holm")
-    assert not any(r.significant for r in holm.rows)
-    assert any("no row can be significant" in w and "Holm" in w for w in holm.warnings)
-    # Benjamini-Hochberg: all 12 rows differ together, each at p 0.0079: all significant; the warning says
-    # that a difference confined to fewer than 2 rows (0.0079 * 12 / 0.05 = 1.9) could not be
-    bh = analysis.compare_launches(a, b, correction="bh")
-    assert all(r.significant for r in bh.rows) and bh.correction == analysis.DEFAULT_CORRECTION == "bh"
-    assert any("at least 2 rows differ together" in w for w in bh.warnings)
-    few = analysis.compare_launches(_launches(3, 1.0), _launches(3, 2.0), correction="bh")
-    assert few.warnings == []  # 0.0079 * 3 <= 0.05: one row alone can be significant

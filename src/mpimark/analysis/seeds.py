@@ -11,7 +11,8 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from mpimark.analysis.statistics import DEFAULT_CORRECTION, FASTER, SLOWER, compare_launches, geomean
+from mpimark.analysis.launches import FASTER, SLOWER, compare_launches
+from mpimark.analysis.statistics import DEFAULT_CORRECTION, geomean
 from mpimark.records.figures import Key, key, time_usec
 
 # Size ranges of the ranking: small messages (latency-bound), medium, large (bandwidth-bound).

@@ -1,37 +1,29 @@
-"""Statistics of samples and the comparison of two runs (reference/method.md §4.4, §6, §8.2).
+"""Statistics of numbers (reference/method.md §4.4, §6, §8.2): the median and its exact interval, the
+Mann-Whitney U test, the Hodges-Lehmann shift, corrections for many tests, the geometric mean.
 
-Pure functions on numbers and records: no I/O, no printing. The median's
-interval ranks are computed as the core computes them; the exact
-Mann-Whitney p uses integer counts, so it does not depend on rounding.
-
-compare() follows benchstat: per matched row the medians, their ratio, a
-two-sided Mann-Whitney U test, "~" when the difference is not significant,
-and a geometric mean of the ratios as the table summary; beyond benchstat,
-the Hodges-Lehmann shift with its confidence interval and a correction of
-the p values for the many rows of a table (Holm, or Benjamini-Hochberg).
+Pure functions on numbers: no I/O, no printing. The median's interval ranks
+are computed as the core computes them; the exact Mann-Whitney p uses
+integer counts, so it does not depend on rounding. What they are applied to
+(launches, never the samples of one launch, where two conditions are
+compared) is analysis/launches.py's business.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
-
-from mpimark.records.benchmarks import BenchmarkClass, UnknownBenchmark
-from mpimark.records.figures import Key, key, record_class, time_usec
 
 if TYPE_CHECKING:  # numpy is imported where it is used: it is a quarter of every mpimark command's start-up
     import numpy
 
-# The smallest sample on each side for which compare() gives a verdict: with
+# The fewest values (launches) on each side for which a test gives a verdict: with
 # 3 per side the smallest two-sided p a rank test can give is 2/C(6,3) = 0.1,
 # so nothing could ever be significant at 0.05 (method.md §4.4).
 MIN_SAMPLES = 4
-INSUFFICIENT = "insufficient samples"
 # scipy.stats.mannwhitneyu's 'auto' rule: exact below this size on one side.
 EXACT_MAX_SIZE = 8
 
@@ -261,11 +253,10 @@ def hodges_lehmann(a: Sequence[float], b: Sequence[float], level: float = 0.95) 
 # -- many rows, many tests ----------------------------------------------------------
 
 CORRECTIONS = ("holm", "bh", "none")
-# compare and report describe many correlated rows (sizes, benchmarks, counts) from few launches: they control
-# the false discovery rate. The regression gate fails a CI job on any one row: it controls the family-wise
-# error rate. docs/analysis.md, "Which correction", gives the reasons.
+# compare and report describe many correlated rows (sizes, benchmarks, counts) from few launches: their row
+# verdicts control the false discovery rate (docs/analysis.md, "Which correction"). The regression gate decides
+# on geomeans with simultaneous intervals (analysis/gate.py), not on row tests.
 DEFAULT_CORRECTION = "bh"
-GATE_CORRECTION = "holm"
 CORRECTION_NAMES = {"holm": "Holm (family-wise error rate)", "bh": "Benjamini-Hochberg (false discovery rate)",
                     "none": "none"}
 
@@ -312,221 +303,3 @@ def geomean(values: Iterable[float]) -> float:
     return math.exp(math.fsum(math.log(v) for v in values) / len(values))
 
 
-# -- comparing two runs ---------------------------------------------------------
-
-
-SLOWER, FASTER, NO_DIFFERENCE, UNTESTED = "slower", "faster", "~", "?"
-
-
-@dataclass(frozen=True)
-class ComparisonRow:
-    key: Key
-    median_a_usec: float
-    median_b_usec: float
-    n_a: int  # samples behind each median (0: an imported figure, no samples)
-    n_b: int
-    ratio: float | None  # B/A; None when A's median is 0
-    p_value: float | None  # None when there were too few samples to test
-    significant: bool  # the corrected p (p_adjusted) at most alpha
-    note: str | None  # why there is no verdict ("insufficient samples")
-    p_adjusted: float | None = None  # p corrected for the number of rows tested (Comparison.correction)
-    shift: Shift | None = None  # Hodges-Lehmann shift B - A [usec] and its interval; None without samples
-    carries_data: bool = True  # counted in the geomean: samples on both sides, not a 0-byte no-op collective
-
-    @property
-    def marker(self) -> str:
-        """The verdict: "slower"/"faster" (B against A) when significant, "~" when not, "?" when untested."""
-        if self.note or self.p_value is None:
-            return UNTESTED
-        if not self.significant:
-            return NO_DIFFERENCE
-        return SLOWER if self.median_b_usec > self.median_a_usec else FASTER
-
-
-@dataclass(frozen=True)
-class Comparison:
-    rows: list[ComparisonRow]
-    alpha: float
-    geomean_ratio: float | None  # over the rows that carry data (ComparisonRow.carries_data)
-    only_a: int  # measured rows without a partner
-    only_b: int
-    warnings: list[str] = field(default_factory=list)
-    correction: str = DEFAULT_CORRECTION  # how p was corrected across the rows (CORRECTIONS)
-    geomean_rows: int = 0  # how many rows the geomean is over
-    tested: int = 0  # rows with a p value (the family the correction is over)
-
-    def slower_than(self, threshold: float) -> list[ComparisonRow]:
-        """Rows where B is significantly slower than A by more than threshold (0.05: 5 %) -- the regression gate."""
-        return [r for r in self.rows if r.carries_data and r.marker == SLOWER and r.ratio is not None
-                and r.ratio > 1 + threshold]
-
-
-@dataclass(frozen=True)
-class _Side:
-    median_usec: float
-    samples_usec: list[float]  # what the test ranks; empty when only a figure is known
-    suite: str
-    noop: bool = False  # a 0-byte collective (not a barrier): nothing is moved, its ratios are noise
-
-
-def _samples_usec(record: dict) -> list[float]:
-    return [s / 1000 for s in record.get("samples_ns") or []]
-
-
-@dataclass(frozen=True, slots=True)
-class _Measured:
-    """What a comparison keeps of one run's row: the numbers the test needs, not the record (a record
-    read from the store alone holds its own copy of every key: some kilobytes per row)."""
-    samples_usec: list[float]
-    time_usec: float
-    suite: str
-    noop: bool
-
-
-def _measured(record: dict) -> _Measured:
-    suite = record.get("suite", "")
-    return _Measured(_samples_usec(record), time_usec(record), sys.intern(suite) if type(suite) is str else suite,
-                     _noop(record))
-
-
-def _first_rows(runs: Iterable[Iterable[dict]]) -> dict[Key, list[_Measured]]:
-    """Per key, each run's first measured row of it (a run has one row per key; a repeat would count twice),
-    from one pass over each run's records: runs may be streams read from the store, and what is kept is
-    a row's numbers per key and run, not the run nor its records."""
-    found: dict[Key, list[_Measured]] = {}
-    for records in runs:
-        seen: set[Key] = set()
-        for record in records:
-            if record.get("type") == "result" and time_usec(record) is not None:
-                k = key(record)
-                if k not in seen:
-                    seen.add(k)
-                    found.setdefault(k, []).append(_measured(record))
-    return found
-
-
-def _sides(found: dict[Key, list[_Measured]], by_launch: set[Key]) -> dict[Key, _Side]:
-    """Per key: the samples of one launch, or one median per launch for keys in by_launch."""
-    sides = {}
-    for k, rows in found.items():
-        if k in by_launch:
-            # Launches are the experimental unit (method.md §4.4, the iid caveat):
-            # batches within one launch do not show launch-to-launch variation.
-            samples = [median(r.samples_usec) if r.samples_usec else r.time_usec for r in rows]
-        else:
-            samples = rows[0].samples_usec
-        value = median(samples) if samples else rows[0].time_usec
-        sides[k] = _Side(value, samples, rows[0].suite, rows[0].noop)
-    return sides
-
-
-def _noop(record: dict) -> bool:
-    if record.get("bytes") != 0:
-        return False
-    try:
-        return record_class(record) is BenchmarkClass.COLLECTIVE
-    except UnknownBenchmark:
-        return False
-
-
-def _launch_keys(found: dict[Key, list[_Measured]]) -> set[Key]:
-    """The keys measured by more than one run (_first_rows)."""
-    return {k for k, rows in found.items() if len(rows) > 1}
-
-
-def _row(k: Key, a: _Side, b: _Side, alpha: float) -> ComparisonRow:
-    n_a, n_b = len(a.samples_usec), len(b.samples_usec)
-    ratio = b.median_usec / a.median_usec if a.median_usec > 0 else None
-    carries = bool(n_a and n_b) and not (a.noop or b.noop) and a.median_usec > 0 and b.median_usec > 0
-    shift = hodges_lehmann(a.samples_usec, b.samples_usec) if n_a and n_b else None
-    if min(n_a, n_b) < MIN_SAMPLES or smallest_p(n_a, n_b) > alpha:
-        return ComparisonRow(k, a.median_usec, b.median_usec, n_a, n_b, ratio, None, False, INSUFFICIENT,
-                             None, shift, carries)
-    p = mann_whitney_u(a.samples_usec, b.samples_usec).p_value
-    return ComparisonRow(k, a.median_usec, b.median_usec, n_a, n_b, ratio, p, p <= alpha, None, p, shift, carries)
-
-
-def _corrected(rows: list[ComparisonRow], alpha: float, correction: str) -> list[ComparisonRow]:
-    """The rows with p_adjusted and significant from the correction over every tested row."""
-    tested = [i for i, r in enumerate(rows) if r.p_value is not None]
-    adjusted = adjust_p([rows[i].p_value for i in tested], correction)
-    out = list(rows)
-    for i, p in zip(tested, adjusted):
-        out[i] = replace(rows[i], p_adjusted=p, significant=p <= alpha)
-    return out
-
-
-def _power_warning(rows: list[ComparisonRow], alpha: float, correction: str) -> list[str]:
-    """A warning when the correction limits what can be significant with these sample sizes (few launches,
-    many rows): under Holm no row at all; under BH no difference confined to fewer than K rows."""
-    tested = [r for r in rows if r.p_value is not None]
-    if correction == "none" or not tested:
-        return []
-    best, m = min(smallest_p(r.n_a, r.n_b) for r in tested), len(tested)
-    # Holm's first step multiplies the smallest p by the number of tests; BH's k-th smallest p is compared with
-    # k * alpha / m, so k rows at the smallest possible p are significant together once best * m / k <= alpha.
-    together = math.ceil(best * m / alpha - 1e-9)
-    if together <= 1:
-        return []
-    if correction == "holm":
-        return [f"no row can be significant: the smallest p these sample sizes allow ({best:.2g}) times the "
-                f"{m} tested rows exceeds alpha = {alpha:g} after Holm's correction; measure more "
-                "launches (matrix --repeat), compare fewer rows (--bytes), or use --correction bh"]
-    return [f"with these sample sizes (smallest possible p {best:.2g}) and {m} tested rows, Benjamini-Hochberg "
-            f"finds a difference only where at least {together} rows differ together; a difference in fewer "
-            "rows cannot be significant: measure more launches (matrix --repeat) or compare fewer rows (--bytes)"]
-
-
-def compare_launches(a_runs: Iterable[Iterable[dict]], b_runs: Iterable[Iterable[dict]], alpha: float = 0.05,
-                     correction: str = DEFAULT_CORRECTION) -> Comparison:
-    """Compare the runs of A with the runs of B, row by row (see compare).
-
-    Each run's records are read once, in order (they may be streams from the store: a run of any
-    size is held as one row per key, not whole).
-
-    Where a side has one launch for a key, the test ranks that launch's
-    samples; where either side has several, both sides use one median per
-    launch, so that A and B are always measured in the same unit. The p
-    values are corrected over every tested row of the table (correction:
-    holm, bh or none); a row is significant when its corrected p <= alpha.
-    """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1, not {alpha}")
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, not {correction!r}")
-    found_a, found_b = _first_rows(a_runs), _first_rows(b_runs)
-    by_launch = _launch_keys(found_a) | _launch_keys(found_b)
-    side_a, side_b = _sides(found_a, by_launch), _sides(found_b, by_launch)
-    del found_a, found_b  # the rows: the sides keep their samples
-    rows = [_row(k, side_a[k], side_b[k], alpha) for k in side_a if k in side_b]
-    rows.sort(key=lambda r: (r.key.benchmark, r.key.mode, r.key.processes,
-                             -1 if r.key.group is None else r.key.group, r.key.bytes))
-    rows = _corrected(rows, alpha, correction)
-    data = [r for r in rows if r.carries_data]
-    warnings = sorted({f"{k.benchmark}: A's rows come from suite {side_a[k].suite!r}, B's from "
-                       f"{side_b[k].suite!r}; their definitions may differ"
-                       for k in side_a if k in side_b and side_a[k].suite != side_b[k].suite})
-    warnings += _power_warning(rows, alpha, correction)
-    return Comparison(
-        rows=rows,
-        alpha=alpha,
-        geomean_ratio=geomean(r.median_b_usec / r.median_a_usec for r in data) if data else None,
-        only_a=sum(1 for k in side_a if k not in side_b),
-        only_b=sum(1 for k in side_b if k not in side_a),
-        warnings=warnings,
-        correction=correction,
-        geomean_rows=len(data),
-        tested=sum(1 for r in rows if r.p_value is not None),
-    )
-
-
-def compare(a_records: list[dict], b_records: list[dict], alpha: float = 0.05,
-            correction: str = DEFAULT_CORRECTION) -> Comparison:
-    """Compare run B with run A: rows keyed by (benchmark, processes, mode, group, bytes).
-
-    Each row has both medians (of the result's samples_ns, in usec), B/A, the
-    two-sided Mann-Whitney p and whether p <= alpha. Fewer than MIN_SAMPLES
-    samples on a side give no verdict ("~", "insufficient samples"); rows
-    without samples (imported runs) fall back to the run's reported figure.
-    """
-    return compare_launches([a_records], [b_records], alpha, correction)

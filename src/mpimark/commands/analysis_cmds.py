@@ -12,12 +12,13 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from mpimark.analysis.statistics import (compare_launches, Comparison, CORRECTIONS, DEFAULT_CORRECTION,
-                                         GATE_CORRECTION)
+from mpimark.analysis import gate
+from mpimark.analysis.launches import compare_launches, Comparison
+from mpimark.analysis.statistics import CORRECTIONS, DEFAULT_CORRECTION
 from mpimark.commands import db_option, note
 from mpimark.errors import MpimarkError
 from mpimark.records.mpi_library import label as library_label
-from mpimark.presentation import comparison
+from mpimark.presentation import comparison, gate_text
 from mpimark.records import placement
 from mpimark.storage import studies
 from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, file_sha256, parse_file, store_parsed
@@ -102,31 +103,38 @@ def _only_sizes(runs: Iterable[Iterable[dict]], sizes: list[int] | None) -> list
 @click.option("--format", "fmt", type=click.Choice(("table", *comparison.EXPORTS)), default="table",
               show_default=True, help="table: for a terminal; markdown, csv, json: for export.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
-              show_default=True, help="Significance level of the Mann-Whitney U test (after the correction).")
-@click.option("--correction", type=click.Choice(CORRECTIONS),
-              help="Correction of the p values across the table's rows: bh (Benjamini-Hochberg, false discovery "
-                   "rate; the default), holm (family-wise error rate; the default with --fail-if-slower) or none.")
+              show_default=True, help="Error rate: of the row tests (after the correction), and of the gate's "
+                                      "simultaneous intervals together.")
+@click.option("--correction", type=click.Choice(CORRECTIONS), default=DEFAULT_CORRECTION, show_default=True,
+              help="Correction of the row tests' p values across the table: bh (Benjamini-Hochberg, false "
+                   "discovery rate), holm (family-wise error rate) or none. The row verdicts are information; "
+                   "the gate decides on the geomeans.")
 @click.option("--fail-if-slower", "fail_if_slower", type=Percent(), metavar="PERCENT",
-              help="Regression gate: exit with status 3 when any row is significantly slower than A (the "
-                   "baseline) by more than PERCENT (5%), after printing a summary.")
+              help="Regression gate on the geomean ratios over launches (the whole table's and each "
+                   "benchmark's): exit 0 when every interval lies below 1 + PERCENT (not slower), 3 when one "
+                   "lies above it (slower), 4 when the launches cannot tell (undecided: the summary says how "
+                   "many launches a side would).")
 @db_option
 def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
-                    correction: str | None, fail_if_slower: float | None, db: str | None) -> None:
-    """Compare B with A row by row: medians, B/A, the Hodges-Lehmann shift, Mann-Whitney p (corrected
-    across rows) and a verdict: slower, faster, ~ (no significant difference) or ? (too few samples).
+                    correction: str, fail_if_slower: float | None, db: str | None) -> None:
+    """Compare B with A, launch by launch: per row the median of each side's launch values, B/A with its
+    interval over launches, a Mann-Whitney verdict on the launch values (slower, faster, ~, or ? with too
+    few launches); per benchmark and overall the geomean B/A with its interval over launches.
 
-    A and B are run ids or STUDY:IMPL selectors. A study alone (`mpimark
-    compare STUDY`) compares each of its implementations with the first (or
-    --baseline), in one table with a column group per implementation.
-    With --fail-if-slower 5% it is a regression gate for CI: exit status 3
-    when a significant row of B (of any implementation) is more than 5 %
-    slower; the summary goes to stdout (table, markdown) or stderr (csv, json).
+    A and B are run ids or STUDY:IMPL selectors; each run is one launch. One
+    launch a side gives ratios only: launches decide (mpimark run --launches
+    5). A study alone (`mpimark compare STUDY`) compares each of its
+    implementations with the first (or --baseline).
+
+    With --fail-if-slower 5% it is a regression gate for CI. Exit status 0:
+    decided, not slower by 5 % (every geomean's interval below 1.05); 3:
+    decided, slower (an interval above 1.05); 4: undecided (too few launches,
+    or an interval across 1.05; the summary says how many launches a side
+    would likely decide). 1 is an error, 2 a usage error.
     """
-    if correction is None:  # a gate fails a job on any one row: it guards against any false alarm
-        correction = GATE_CORRECTION if fail_if_slower is not None else DEFAULT_CORRECTION
     if b is None:
         gated = _compare_study(a, baseline, sizes, fmt, alpha, correction, db)
-        _gate(gated, fail_if_slower, fmt)
+        _gate(gated, fail_if_slower, fmt, alpha)
         return
     if baseline:
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
@@ -145,20 +153,20 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
             terminal.print(part)
     else:
         sys.stdout.write(comparison.EXPORTS[fmt](result, label_a, label_b))
-    _gate([(a, b, result)], fail_if_slower, fmt)
+    _gate([(a, b, result)], fail_if_slower, fmt, alpha)
 
 
-def _gate(gated: comparison.Gated, threshold: float | None, fmt: str) -> None:
-    """The regression gate's summary, and exit status 3 when it fails."""
+def _gate(gated: gate_text.Gated, threshold: float | None, fmt: str, alpha: float) -> None:
+    """The regression gate's summary, and its exit status (analysis/gate.py): 0, 3 or 4."""
     if threshold is None:
         return
-    passed, lines = comparison.gate_lines(gated, threshold)
+    decision = gate.decide([(b if len(gated) > 1 else "", c) for _, b, c in gated], threshold, alpha)
     if fmt == "markdown":
-        sys.stdout.write("\n" + comparison.gate_markdown(gated, threshold))
+        sys.stdout.write("\n" + gate_text.gate_markdown(decision, gated))
     else:
-        click.echo("\n".join(lines), err=fmt != "table")
-    if not passed:
-        raise click.exceptions.Exit(3)
+        click.echo("\n".join(gate_text.gate_lines(decision, gated)), err=fmt != "table")
+    if decision.exit_status:
+        raise click.exceptions.Exit(decision.exit_status)
 
 
 def _placed(series: Series) -> list[tuple[dict | None, str | None]]:
@@ -179,7 +187,7 @@ def _library(series: Series) -> str:
 
 
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
-                   correction: str, db: str | None) -> comparison.Gated:
+                   correction: str, db: str | None) -> gate_text.Gated:
     with Store(db, for_reading=True) as store:
         series = resolve(store, selector, results=False)
         if len(series) < 2:

@@ -15,7 +15,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.analysis.statistics import CORRECTION_NAMES, Comparison, ComparisonRow, NO_DIFFERENCE, UNTESTED
+from mpimark.analysis.geomeans import Geomean
+from mpimark.analysis.launches import Comparison, ComparisonRow, NO_DIFFERENCE, UNTESTED
+from mpimark.analysis.statistics import CORRECTION_NAMES
 from mpimark.presentation import long_table
 from mpimark.presentation.cells import csv_writer, markdown
 from mpimark.presentation.summary import Column
@@ -44,14 +46,17 @@ def _verdict(row: ComparisonRow) -> str:
     return row.marker  # "?" rows: the note is in the footnotes, CSV and JSON
 
 
-def _shift(row: ComparisonRow) -> str:
-    """The Hodges-Lehmann shift B - A and its interval, "+0.210 [+0.150, +0.270]"."""
-    if row.shift is None:
-        return "-"
-    text = f"{row.shift.estimate:+.3g}"
-    if row.shift.low is not None:
-        text += f" [{row.shift.low:+.3g}, {row.shift.high:+.3g}]"
-    return text
+def _ratio_ci(low: float | None, high: float | None) -> str:
+    return "-" if low is None else f"[{low:.3f}, {high:.3f}]"
+
+
+def _row_ci(row: ComparisonRow) -> str:
+    """B/A's 95 % interval over launches, "[1.012, 1.087]"; "-" with fewer than 4 launches a side."""
+    return _ratio_ci(row.ratio_low, row.ratio_high)
+
+
+def _launches(row: ComparisonRow) -> str:
+    return f"{row.n_a}/{row.n_b}"
 
 
 def _p_header(comparison: Comparison) -> str:
@@ -63,16 +68,17 @@ def columns(comparison: Comparison) -> tuple[Column, ...]:
         Column("benchmark", "benchmark", _benchmark),
         Column("processes", "np", lambda r: r.key.processes),
         Column("bytes", "bytes", lambda r: r.key.bytes),
+        Column("launches", "launches A/B", _launches),
         Column("median_a_usec", "median A [usec]", lambda r: r.median_a_usec),
         Column("median_b_usec", "median B [usec]", lambda r: r.median_b_usec),
         Column("ratio_b_a", "B/A", lambda r: r.ratio, 3),
-        Column("shift_usec", "B-A [usec] (95% CI)", _shift),
+        Column("ratio_ci", "B/A 95% CI", _row_ci),
         Column("p_adjusted", _p_header(comparison), lambda r: r.p_adjusted, 3),
         Column("verdict", "verdict", _verdict),
     )
 
 
-NUMERIC = {"processes", "bytes", "median_a_usec", "median_b_usec", "ratio_b_a", "shift_usec", "p_value",
+NUMERIC = {"processes", "bytes", "launches", "median_a_usec", "median_b_usec", "ratio_b_a", "ratio_ci", "p_value",
            "p_adjusted"}
 
 
@@ -97,29 +103,50 @@ def _geomean_label(comparison: Comparison) -> str:
     return f"geomean B/A ({comparison.geomean_rows} rows)"
 
 
+def geomean_text(estimate: Geomean | None) -> str:
+    """"1.023 [0.998, 1.049]": a geomean ratio with its interval over launches ("-" without one)."""
+    if estimate is None:
+        return "-"
+    return f"{estimate.ratio:.3f}" + ("" if estimate.low is None else f" {_ratio_ci(estimate.low, estimate.high)}")
+
+
 def _geomean_cells(comparison: Comparison) -> list[str]:
-    ratio = "-" if comparison.geomean_ratio is None else f"{comparison.geomean_ratio:.3f}"
-    return [_geomean_label(comparison), "", "", "", "", ratio, "", "", ""]
+    overall = comparison.overall
+    ratio = "-" if overall is None else f"{overall.ratio:.3f}"
+    ci = "-" if overall is None else _ratio_ci(overall.low, overall.high)
+    return [_geomean_label(comparison), "", "", "", "", "", ratio, ci, "", ""]
+
+
+def geomean_lines(comparison: Comparison) -> list[str]:
+    """The geomeans of each benchmark (where there are several) with their intervals over launches."""
+    if len(comparison.benchmarks) < 2:
+        return []
+    width = max(len(name) for name in comparison.benchmarks)
+    return [f"  {name:<{width}}  {geomean_text(g)}  ({g.rows} rows)" for name, g in comparison.benchmarks.items()]
 
 
 def method_lines(comparison: Comparison, untested: str = UNTESTED) -> list[str]:
-    """What the verdicts, p values and the geomean mean."""
+    """What the values, intervals, verdicts and geomeans mean."""
     left_out = len(comparison.rows) - comparison.geomean_rows
-    lines = [f"verdict: slower/faster: B differs from A significantly (two-sided Mann-Whitney U, p corrected "
-             f"over the {comparison.tested} tested rows by {CORRECTION_NAMES[comparison.correction]}, "
-             f"at alpha = {comparison.alpha:g}); {NO_DIFFERENCE}: no significant difference; "
-             f"{untested}: too few samples or launches to test",
-             "B-A: the Hodges-Lehmann shift (median of all differences between B's and A's samples) with its "
-             "95% confidence interval; above 0: B takes longer"]
-    lines.append(f"geomean: of B/A over the {comparison.geomean_rows} rows with samples on both sides"
-                 + (f"; {left_out} left out (0-byte collectives, which move nothing, and rows without samples)"
-                    if left_out else ""))
+    lines = ["each side's value of a row: the median over its launches of each launch's value (the median of "
+             "the launch's samples; an imported log's own figure)",
+             "B/A 95% CI: over launches (Hodges-Lehmann interval of the log launch values; needs 4 launches a side)",
+             f"verdict (information; the geomeans decide): slower/faster: B's launches differ from A's "
+             f"significantly (two-sided Mann-Whitney U on launch values, p corrected over the {comparison.tested} "
+             f"tested rows by {CORRECTION_NAMES[comparison.correction]}, at alpha = {comparison.alpha:g}); "
+             f"{NO_DIFFERENCE}: no significant difference; {untested}: too few launches to test"]
+    lines.append(f"geomean: of B/A over the {comparison.geomean_rows} rows with a value on both sides, with its "
+                 "95% interval over launches (t interval on each launch's mean log time)"
+                 + (f"; {left_out} left out (0-byte collectives, which move nothing)" if left_out else ""))
     return lines
 
 
 def footnotes(comparison: Comparison, a: str, b: str) -> list[str]:
     """Lines under the table: what A and B are, the method, unmatched rows, warnings."""
-    lines = [f"A: {a}", f"B: {b}", *method_lines(comparison)]
+    lines = [f"A: {a}", f"B: {b}"]
+    if len(comparison.benchmarks) > 1:
+        lines += ["geomean B/A per benchmark (95% interval over launches):", *geomean_lines(comparison)]
+    lines += method_lines(comparison)
     if comparison.only_a or comparison.only_b:
         lines.append(f"not compared: {comparison.only_a} rows only in A, {comparison.only_b} only in B")
     return lines + [f"warning: {w}" for w in comparison.warnings]
@@ -130,7 +157,7 @@ def to_rich(comparison: Comparison, a: str, b: str) -> Group:
     cols = columns(comparison)
     for column in cols:
         table.add_column(Text(column.header), justify="right" if column.key in NUMERIC else "left",
-                         no_wrap=column.key == "shift_usec")
+                         no_wrap=column.key == "ratio_ci")
     for row in comparison.rows:
         style = VERDICT_STYLES.get(row.marker)
         table.add_row(*(Text(_cell(c, row)) for c in cols), style=style)
@@ -179,32 +206,48 @@ def to_csv(comparison: Comparison, a: str, b: str) -> str:
     out = io.StringIO()
     writer = csv_writer(out)
     writer.writerow(["benchmark", "processes", "mode", "group", "bytes", "median_a_usec", "median_b_usec",
-                     "n_a", "n_b", "ratio_b_a", "shift_usec", "shift_low_usec", "shift_high_usec", "p_value",
+                     "launches_a", "launches_b", "ratio_b_a", "ratio_low", "ratio_high", "p_value",
                      "p_adjusted", "correction", "significant", "verdict", "in_geomean", "note"])
     for row in comparison.rows:
-        shift = row.shift
         values = [*row.key[:4], row.key.bytes, row.median_a_usec, row.median_b_usec, row.n_a, row.n_b, row.ratio,
-                  shift and shift.estimate, shift and shift.low, shift and shift.high, row.p_value, row.p_adjusted,
+                  row.ratio_low, row.ratio_high, row.p_value, row.p_adjusted,
                   comparison.correction, row.significant, row.marker, row.carries_data, row.note]
         writer.writerow(["" if v is None else v for v in values])
-    if comparison.geomean_ratio is not None:
-        writer.writerow(["geomean", "", "", "", "", "", "", "", "", comparison.geomean_ratio, "", "", "", "", "",
-                         comparison.correction, "", "", comparison.geomean_rows, ""])
+    # The geomeans: the whole table's, then each benchmark's ("geomean:NAME"), in_geomean holding its rows.
+    for name, g in _all_geomeans(comparison):
+        writer.writerow([name, "", "", "", "", "", "", g.launches_a, g.launches_b, g.ratio,
+                         "" if g.low is None else g.low, "" if g.high is None else g.high, "", "",
+                         comparison.correction, "", "", "", g.rows, ""])
     return out.getvalue()
+
+
+def _all_geomeans(comparison: Comparison) -> list[tuple[str, Geomean]]:
+    if comparison.overall is None:
+        return []
+    return [("geomean", comparison.overall), *((f"geomean:{n}", g) for n, g in comparison.benchmarks.items())]
+
+
+def geomean_json(g: Geomean | None) -> dict | None:
+    if g is None:
+        return None
+    return {"ratio_b_a": g.ratio, "low": g.low, "high": g.high, "level": g.level, "rows": g.rows,
+            "launches_a": g.launches_a, "launches_b": g.launches_b, "launch_spread_log": g.spread}
 
 
 def to_json(comparison: Comparison, a: str, b: str) -> str:
     document = {
         "a": a, "b": b, "alpha": comparison.alpha, "correction": comparison.correction,
         "rows": [{**row.key._asdict(), "median_a_usec": row.median_a_usec, "median_b_usec": row.median_b_usec,
-                  "n_a": row.n_a, "n_b": row.n_b, "ratio_b_a": row.ratio,
-                  "shift_usec": None if row.shift is None else {
-                      "estimate": row.shift.estimate, "low": row.shift.low, "high": row.shift.high,
-                      "level": row.shift.level},
+                  "launches_a": row.n_a, "launches_b": row.n_b, "ratio_b_a": row.ratio,
+                  "ratio_interval": None if row.ratio_low is None else {
+                      "low": row.ratio_low, "high": row.ratio_high, "level": 0.95},
+                  "values_a_usec": list(row.values_a), "values_b_usec": list(row.values_b),
                   "p_value": row.p_value, "p_adjusted": row.p_adjusted, "significant": row.significant,
                   "verdict": row.marker, "in_geomean": row.carries_data, "note": row.note}
                  for row in comparison.rows],
-        "geomean": {"ratio_b_a": comparison.geomean_ratio, "rows": comparison.geomean_rows},
+        "launches_a": comparison.launches_a, "launches_b": comparison.launches_b,
+        "geomean": geomean_json(comparison.overall),
+        "benchmarks": {name: geomean_json(g) for name, g in comparison.benchmarks.items()},
         "only_a": comparison.only_a, "only_b": comparison.only_b, "warnings": comparison.warnings,
     }
     return json.dumps(document, indent=2) + "\n"
@@ -249,7 +292,7 @@ def _wide_headers(baseline: str, pairs: Pairs, shift: bool = True) -> list[str]:
     headers = ["benchmark", "np", "bytes", f"{baseline} [usec]"]
     for label, comparison in pairs:
         headers += [f"{label} [usec]", f"{label}/{baseline}",
-                    *([f"{label}-{baseline} [usec] (95% CI)"] if shift else []), _p_header(comparison),
+                    *([f"{label}/{baseline} 95% CI"] if shift else []), _p_header(comparison),
                     "verdict"]
     return headers
 
@@ -262,15 +305,17 @@ def _wide_cells(baseline_usec: float | None, rows: list[ComparisonRow | None], k
             cells += ["-", "-", *(["-"] if shift else []), "-", ""]
         else:
             cells += [_usec(row.median_b_usec), "-" if row.ratio is None else f"{row.ratio:.3f}",
-                      *([_shift(row)] if shift else []), _p(row.p_adjusted), _mark(row)]
+                      *([_row_ci(row)] if shift else []), _p(row.p_adjusted), _mark(row)]
     return cells
 
 
 def _wide_geomean(pairs: Pairs, shift: bool = True) -> list[str]:
     cells = ["geomean", "", "", ""]
     for _, comparison in pairs:
-        ratio = "-" if comparison.geomean_ratio is None else f"{comparison.geomean_ratio:.3f}"
-        cells += [f"({comparison.geomean_rows} rows)", ratio, *([""] if shift else []), "", ""]
+        overall = comparison.overall
+        ratio = "-" if overall is None else f"{overall.ratio:.3f}"
+        ci = "-" if overall is None else _ratio_ci(overall.low, overall.high)
+        cells += [f"({comparison.geomean_rows} rows)", ratio, *([ci] if shift else []), "", ""]
     return cells
 
 
@@ -280,16 +325,18 @@ def many_footnotes(baseline: str, pairs: Pairs, described: dict[str, str], shift
     lines = [f"{label}: {described.get(label, label)}" for label in [baseline, *(label for label, _ in pairs)]]
     lines.append(f"ratios: each implementation's median over {baseline}'s (above 1: slower)")
     first = pairs[0][1]
-    lines.append(f"verdict: slower/faster than {baseline}: significant (two-sided Mann-Whitney U, p corrected per "
-                 f"implementation over its tested rows by {CORRECTION_NAMES[first.correction]}, at alpha = "
-                 f"{alpha:g}); {NO_DIFFERENCE}: no significant difference; {INSUFFICIENT_MARK}: too few samples or "
-                 "launches to test")
-    lines.append("IMPL-BASELINE: the Hodges-Lehmann shift with its 95% confidence interval (above 0: slower)"
-                 if shift else "the Hodges-Lehmann shifts and their intervals: --format markdown, csv or json, "
+    lines.append(f"verdict (information; the geomeans decide): slower/faster than {baseline}: significant "
+                 f"(two-sided Mann-Whitney U on launch values, p corrected per implementation over its tested rows "
+                 f"by {CORRECTION_NAMES[first.correction]}, at alpha = {alpha:g}); {NO_DIFFERENCE}: no significant "
+                 f"difference; {INSUFFICIENT_MARK}: too few launches to test")
+    lines.append("IMPL/BASELINE 95% CI: over launches (Hodges-Lehmann interval of the log launch values)"
+                 if shift else "the ratios' intervals over launches: --format markdown, csv or json, "
                  "or one pair (compare STUDY:A STUDY:B)")
-    lines.append("geomeans: of the ratios over the rows with samples on both sides, leaving out 0-byte collectives "
-                 "(which move nothing)")
+    lines.append("geomeans: of the ratios over the rows with a value on both sides, leaving out 0-byte collectives "
+                 "(which move nothing), with the 95% interval over launches")
     for label, comparison in pairs:
+        if len(comparison.benchmarks) > 1:
+            lines += [f"{label}/{baseline} geomean per benchmark:", *geomean_lines(comparison)]
         if comparison.only_a or comparison.only_b:
             lines.append(f"{label}: not compared: {comparison.only_a} rows only in {baseline}, "
                          f"{comparison.only_b} only in {label}")
@@ -370,43 +417,3 @@ def many_to_json(baseline: str, pairs: Pairs, described: dict[str, str]) -> str:
 
 
 MANY_EXPORTS = {"markdown": many_to_markdown, "csv": many_to_csv, "json": many_to_json}
-
-
-# -- the regression gate (`compare A B --fail-if-slower 5%`) ----------------------------------------------
-
-Gated = list[tuple[str, str, Comparison]]  # (A's label, B's label, the comparison of B with A)
-
-
-def _row_name(row: ComparisonRow) -> str:
-    return f"{_benchmark(row)} np={row.key.processes} {row.key.bytes} B"
-
-
-def gate_lines(gated: Gated, threshold: float) -> tuple[bool, list[str]]:
-    """Whether the gate passes, and its summary: one verdict line, then a line per failing row."""
-    failures = [(a, b, row) for a, b, comparison in gated for row in comparison.slower_than(threshold)]
-    rows = sum(c.geomean_rows for _, _, c in gated)
-    limit = f"{threshold * 100:g}%"
-    if not failures:
-        return True, [f"regression gate: PASS: no row significantly slower by more than {limit} ({rows} rows with "
-                      "data checked)"]
-    lines = [f"regression gate: FAIL: {len(failures)} of {rows} rows significantly slower by more than {limit}"]
-    for a, b, row in sorted(failures, key=lambda f: -(f[2].ratio or 0)):
-        lines.append(f"  {b} against {a}: {_row_name(row)}: {_usec(row.median_a_usec)} -> "
-                     f"{_usec(row.median_b_usec)} usec, x{row.ratio:.3f}, shift {_shift(row)} usec, "
-                     f"p ({gated[0][2].correction}) {_p(row.p_adjusted)}")
-    return False, lines
-
-
-def gate_markdown(gated: Gated, threshold: float) -> str:
-    passed, lines = gate_lines(gated, threshold)
-    out = [f"### {'✅' if passed else '❌'} {markdown(lines[0].removeprefix('regression gate: '), cell=False)}", ""]
-    if not passed:
-        out += ["| A | B | row | A [usec] | B [usec] | B/A | B-A [usec] (95% CI) | p |",
-                "|---|---|---|---:|---:|---:|---:|---:|"]
-        failures = [(a, b, row) for a, b, comparison in gated for row in comparison.slower_than(threshold)]
-        for a, b, row in sorted(failures, key=lambda f: -(f[2].ratio or 0)):
-            out.append(f"| {markdown(a)} | {markdown(b)} | {markdown(_row_name(row))} | {_usec(row.median_a_usec)} | "
-                       f"{_usec(row.median_b_usec)} | "
-                       f"{row.ratio:.3f} | {_shift(row)} | {_p(row.p_adjusted)} |")
-        out.append("")
-    return "\n".join(out) + "\n"

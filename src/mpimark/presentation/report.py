@@ -24,8 +24,8 @@ import jinja2
 
 from mpimark import __version__
 from mpimark.analysis import seeds
-from mpimark.analysis.statistics import (CORRECTION_NAMES, Comparison, ComparisonRow, compare_launches,
-                                         DEFAULT_CORRECTION)
+from mpimark.analysis.launches import Comparison, ComparisonRow, compare_launches
+from mpimark.analysis.statistics import CORRECTION_NAMES, DEFAULT_CORRECTION
 from mpimark.presentation import by_benchmark, placement, plots, rigour
 from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
