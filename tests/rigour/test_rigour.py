@@ -187,8 +187,16 @@ def test_selfchecks_are_recorded_and_warned_about():
     assert check["noisy"] == any(r["noise_lost_share"] > probe["high_lost_share"]
                                  or r["noise_max_interruption_ns"] > probe["high_interruption_ns"] for r in ranks)
     assert check["oversubscribed"] == any(r["ranks_on_host"] > r["cores"] for r in ranks)
-    assert check["loaded"] == any(r["load_average_1min"] is not None and r["load_average_1min"]
-                                  > max(r["cores"] - r["ranks_on_host"], 0) + 0.5 for r in ranks)
+    # Loaded: competition measured during the probe on each machine (one here, read by rank 0), by the rule recorded.
+    rule, machines = check["competition_rule"], check["machines"]
+    assert [(m["rank"], m["ranks"]) for m in machines] == [(0, 2)]
+    for m in machines:
+        assert m["runnable_samples"] > 0 and m["runnable_mean"] >= m["beyond_ranks_mean"] >= 0
+        stolen = (m["steal_share"] or 0) * (m["cpu_ticks"] or 0)
+        assert m["loaded"] == (m["beyond_ranks_mean"] > max(m["cores"] - m["ranks"], 0) + rule["slack_tasks"]
+                               or (stolen >= rule["min_steal_ticks"] - 1e-9
+                                   and m["steal_share"] > rule["high_steal_share"])), m
+    assert check["loaded"] == any(m["loaded"] for m in machines)
     kinds = {e["kind"] for e in run.events() if e["level"] == "warning"}
     for verdict, kind in (("noisy", "noise"), ("oversubscribed", "oversubscribed"), ("loaded", "loaded")):
         assert (kind in kinds) == check[verdict], (verdict, kinds)

@@ -14,7 +14,8 @@ from .cli_helpers import invoke
 from .conftest import store_records
 from .records import end_record, event_record, result_record, run_record
 
-LOADED = "loaded machine: load average 3.50 on the host of rank 0, which has 2 cores for 2 ranks; ..."
+LOADED = ("loaded machine: 3.4 tasks runnable beyond the 2 ranks on average (10 samples) during the 0.05 s noise "
+          "probe on the machine of rank 0, which has 2 cores (0 left free by the ranks); ...")
 SHORT = "PingPong on 2 processes: 1 row(s) from 0 to 0 bytes were timed in clock intervals under 100 times ..."
 
 
@@ -27,7 +28,11 @@ def checked_run() -> dict:
         "timer_ok": True, "loaded": True, "oversubscribed": False, "noisy": True,
         "noise_probe": {"quantum_ns": 10000, "duration_s": 0.05, "gap_share": 0.1, "high_lost_share": 0.01,
                         "high_interruption_ns": 1e6},
-        "ranks": [{"rank": 0, **rank}, {"rank": 1, **rank, "noise_lost_share": 0.001}]}}
+        "ranks": [{"rank": 0, **rank}, {"rank": 1, **rank, "noise_lost_share": 0.001}],
+        "competition_rule": {"samples": 10, "slack_tasks": 0.5, "high_steal_share": 0.05, "min_steal_ticks": 2},
+        "machines": [{"rank": 0, "ranks": 2, "cores": 2, "runnable_samples": 10, "runnable_mean": 5.4,
+                      "runnable_max": 6, "beyond_ranks_mean": 3.4, "cpu_ticks": 10, "steal_share": 0.1,
+                      "idle_share": 0.0, "loaded": True}]}}
 
 
 def warning(kind: str, message: str, **fields) -> dict:
@@ -59,8 +64,15 @@ def test_selfcheck_summary():
     line = rigour.selfcheck_summary(checked_run())
     for part in ("timer resolution 20 ns", "MPI_Wtick 1e-09 s", "read 30 ns", "monotonic", "clocks agree",
                  "noise 2.00 % lost on rank 0 (12 interruptions of 4000 quanta), longest 250.0 us (high)",
-                 "load 3.50 (loaded)", "2 ranks on 2 cores"):
+                 "3.4 runnable tasks beyond the 2 ranks on rank 0's machine, steal 10 % (loaded)",
+                 "2 ranks on 2 cores"):
         assert part in line
+    assert "load 3.50" not in line  # the 1-minute load average decides nothing any more
+    # An older core's record, without machines, decided from the load average: that is what it says.
+    older = checked_run()
+    for name in ("machines", "competition_rule"):
+        del older["selfcheck"][name]
+    assert "load 3.50 (loaded)" in rigour.selfcheck_summary(older)
     assert rigour.selfcheck_summary({**run_record(), "selfcheck": None}) == "off (-selfcheck off)"
     assert rigour.selfcheck_summary(run_record()) == ""  # an older core: nothing said
 

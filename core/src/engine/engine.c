@@ -1024,7 +1024,7 @@ static int run_imb_table(engine_t *e, const bench_desc *d, int np, int mode) {
 int64_t engine_begin_run(engine_t *e, run_info_t *info, int selfcheck, const clock_model_t *clock) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (selfcheck) selfcheck_run(&e->check, clock, e->host.ranks_on_host);
+  if (selfcheck) selfcheck_run(&e->check, clock, e->host.ranks_on_host, e->host.machine_reader);
   info->selfcheck = &e->check;
   e->timer_resolution_ns = e->check.done ? e->check.resolution_ns : info->timer.granularity_ns;
   int64_t t0 = now_ns();

@@ -42,17 +42,78 @@ static long calibrate_quantum(void) {
   return q > 0 ? q : 1;
 }
 
+/* The first line of a /proc file into buf; 0 when it cannot be read. */
+static int first_line(const char *path, char *buf, int size) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  int ok = fgets(buf, size, f) != NULL;
+  fclose(f);
+  return ok;
+}
+
+static int read_runnable(void) {
+  char line[128];
+  return first_line("/proc/loadavg", line, sizeof(line)) ? runnable_parse(line) : -1;
+}
+
+static int read_cpu_times(cpu_times_t *t) {
+  char line[512];
+  return first_line("/proc/stat", line, sizeof(line)) && cpu_times_parse(line, t);
+}
+
+/* The machine's competition during the probe, read by one rank per machine
+ * (sysinfo.h's machine_reader) between two quanta, so no quantum's time
+ * includes a read: the tasks runnable at COMPETITION_SAMPLES moments spread
+ * evenly over the probe (from /proc/loadavg, a few bytes, where /proc/stat,
+ * which shows the same count, is kilobytes on a large machine), and the CPU
+ * time of the machine from /proc/stat's cpu line before and after. */
+typedef struct {
+  int runnable[COMPETITION_SAMPLES];
+  int n;
+  int64_t next_ns, step_ns;
+  int have_before;
+  cpu_times_t before;
+} sampler_t;
+
+static void sampler_start(sampler_t *sm, int64_t start_ns) {
+  memset(sm, 0, sizeof(*sm));
+  sm->step_ns = (int64_t)(NOISE_PROBE_S * 1e9 / COMPETITION_SAMPLES);
+  sm->next_ns = start_ns + sm->step_ns / 2;
+  sm->have_before = read_cpu_times(&sm->before);
+}
+
+static void sampler_tick(sampler_t *sm, int64_t now) {
+  if (sm->n < COMPETITION_SAMPLES && now >= sm->next_ns) {
+    sm->runnable[sm->n++] = read_runnable();
+    sm->next_ns += sm->step_ns;
+  }
+}
+
+static void sampler_finish(sampler_t *sm, competition_t *c) {
+  cpu_times_t after;
+  int have_after = read_cpu_times(&after);
+  competition_samples(c, sm->runnable, sm->n);
+  competition_ticks(c, sm->have_before ? &sm->before : NULL, have_after ? &after : NULL);
+}
+
 /* Fixed-work-quantum probe (FWQ, as in the LLNL/Sandia noise benchmarks):
  * the same quantum again and again for NOISE_PROBE_S; the fastest run is
  * the undisturbed time, a run NOISE_GAP_SHARE longer was interrupted, and
- * what it took beyond the fastest is time lost. */
+ * what it took beyond the fastest is time lost. The machine's reader
+ * samples its competition meanwhile (sampler_t). */
 static void noise_probe(rank_check_t *me) {
   long k = calibrate_quantum();
   long cap = (long)(NOISE_PROBE_S * 1e9 / NOISE_QUANTUM_NS) * 4 + 16;
   double *t = malloc(sizeof(double) * (size_t)cap);
   long n = 0;
-  int64_t end = now_ns() + (int64_t)(NOISE_PROBE_S * 1e9);
-  while (n < cap && now_ns() < end) t[n++] = time_work(k);
+  sampler_t sampler;
+  int64_t start = now_ns(), end = start + (int64_t)(NOISE_PROBE_S * 1e9), now;
+  if (me->reader) sampler_start(&sampler, start);
+  while (n < cap && (now = now_ns()) < end) {
+    if (me->reader) sampler_tick(&sampler, now);
+    t[n++] = time_work(k);
+  }
+  if (me->reader) sampler_finish(&sampler, &me->competition);
   double base = INFINITY, total = 0;
   for (long i = 0; i < n; i++) {
     if (t[i] < base) base = t[i];
@@ -74,14 +135,12 @@ static void noise_probe(rank_check_t *me) {
   free(t);
 }
 
-static int loaded_host(const rank_check_t *r) {
-  /* More runnable work than the cores the ranks leave free; half a task of
-   * slack for the launcher and the ranks' own start. */
-  int free_cores = r->cores - r->ranks_on_host;
-  return r->load1 >= 0 && r->load1 > (free_cores > 0 ? free_cores : 0) + 0.5;
+/* Loaded: competition for the cores measured during the probe on the rank's machine (util/competition.h). */
+static int loaded_machine(const rank_check_t *r) {
+  return r->reader && competition_verdict(&r->competition) != 0;
 }
 
-void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host) {
+void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host, int machine_reader) {
   int rank, P;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -95,14 +154,18 @@ void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host
   me.overhead_ns = ts.overhead_ns;
   me.granularity_ns = ts.granularity_ns;
   me.monotonic = ts.monotonic;
-  /* Every rank at once: the noise a measurement meets is that of all ranks busy. */
+  me.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  me.ranks_on_host = ranks_on_host;
+  me.reader = machine_reader;
+  me.competition.cores = me.cores;
+  me.competition.ranks = ranks_on_host;
+  /* Every rank at once: the noise a measurement meets, and the competition
+   * for the cores, are those of all ranks busy. */
   MPI_Barrier(MPI_COMM_WORLD);
   noise_probe(&me);
   double load[3];
   load_average(load);
   me.load1 = load[0];
-  me.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-  me.ranks_on_host = ranks_on_host;
   if (rank == 0) s->ranks = malloc(sizeof(rank_check_t) * (size_t)P);
   MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, s->ranks, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD);
   s->wtick_s = MPI_Wtick();
@@ -116,7 +179,7 @@ void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host
     if (x->granularity_ns > s->resolution_ns) s->resolution_ns = x->granularity_ns;
     s->timer_ok &= x->monotonic;
     s->oversubscribed |= x->ranks_on_host > x->cores;
-    s->loaded |= loaded_host(x);
+    s->loaded |= loaded_machine(x);
     s->noisy |= x->lost_share > NOISE_HIGH_LOST || x->max_interruption_ns > NOISE_HIGH_MAX_NS;
   }
   /* The model's check right after it was built: the offset measured again
@@ -149,9 +212,22 @@ static void emit(const char *kind, const char *message) {
   report_event(&ev);
 }
 
+/* What was measured on the machine of rank r, and against what. */
+static void loaded_message(char *msg, size_t size, int r, const competition_t *c) {
+  char steal[96] = "CPU steal unknown";
+  if (c->ticks > 0)
+    snprintf(steal, sizeof(steal), "CPU steal %.0f %% of its time (%.0f of %.0f ticks)",
+             100 * competition_steal_share(c), c->steal_ticks, c->ticks);
+  int free_cores = c->cores > c->ranks ? c->cores - c->ranks : 0;
+  snprintf(msg, size, "loaded machine: %.1f tasks runnable beyond the %d ranks on average (%d samples) during the "
+           "%.2f s noise probe on the machine of rank %d, which has %d cores (%d left free by the ranks); %s; other "
+           "work competes for the ranks' cores and the times include that", c->beyond_mean, c->ranks, c->samples,
+           NOISE_PROBE_S, r, c->cores, free_cores, steal);
+}
+
 void selfcheck_report(const selfcheck_t *s) {
   if (!s->done || !s->ranks) return;
-  char msg[400];
+  char msg[512];
   for (int r = 0; r < s->n; r++)
     if (!s->ranks[r].monotonic) {
       snprintf(msg, sizeof(msg), "the clock went backwards on rank %d during the timer check; its times cannot be "
@@ -167,22 +243,18 @@ void selfcheck_report(const selfcheck_t *s) {
   for (int r = 0; r < s->n; r++) {
     const rank_check_t *x = &s->ranks[r];
     if (x->ranks_on_host > x->cores) {
-      snprintf(msg, sizeof(msg), "oversubscribed: %d ranks on the host of rank %d, which has %d cores; ranks wait for "
+      snprintf(msg, sizeof(msg), "oversubscribed: %d ranks on the machine of rank %d, which has %d cores; ranks wait for "
                "a core and the times include that", x->ranks_on_host, r, x->cores);
       emit("oversubscribed", msg);
       break;
     }
   }
-  for (int r = 0; r < s->n; r++) {
-    const rank_check_t *x = &s->ranks[r];
-    if (loaded_host(x)) {
-      snprintf(msg, sizeof(msg), "loaded machine: load average %.2f on the host of rank %d, which has %d cores for "
-               "%d ranks; other work competes for the cores and the times include that", x->load1, r, x->cores,
-               x->ranks_on_host);
+  for (int r = 0; r < s->n; r++)
+    if (loaded_machine(&s->ranks[r])) {
+      loaded_message(msg, sizeof(msg), r, &s->ranks[r].competition);
       emit("loaded", msg);
       break;
     }
-  }
   if (s->noisy) {
     int w = worst_rank(s, offsetof(rank_check_t, lost_share));
     int m = worst_rank(s, offsetof(rank_check_t, max_interruption_ns));

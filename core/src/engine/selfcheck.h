@@ -2,12 +2,15 @@
  * rank's timer (resolution, read overhead, monotonicity) and its agreement
  * with the others through the clock model's check; a fixed-work-quantum
  * noise probe on every rank at once (how often and how long the OS takes
- * the core away); the load average and the ranks per host against its
- * cores. Rank 0 keeps every rank's figures and turns them into warnings. */
+ * the core away); during that probe, on each machine, the competition for
+ * its cores (util/competition.h: tasks runnable beyond the ranks, steal);
+ * and the ranks per machine against its cores. Rank 0 keeps every rank's
+ * figures and turns them into warnings. */
 #ifndef MPIMARK_SELFCHECK_H
 #define MPIMARK_SELFCHECK_H
 
 #include "engine/clocksync.h"
+#include "util/competition.h"
 
 #define SELFCHECK_TIMER_READS 20000
 #define NOISE_QUANTUM_NS 10000.0   /* the fixed work quantum, calibrated per rank */
@@ -25,9 +28,11 @@ typedef struct {
   long runs, interruptions;
   double max_interruption_ns; /* the longest run minus the fastest */
   double lost_share;        /* time of the interrupted runs beyond the fastest, over the probe's time */
-  double load1;             /* 1-minute load average of the rank's host, -1 unknown */
-  int cores;                /* cores online on the rank's host */
-  int ranks_on_host;
+  double load1;             /* 1-minute load average of the rank's machine, -1 unknown: context, not a verdict */
+  int cores;                /* cores online on the rank's machine */
+  int ranks_on_host;        /* world ranks on the rank's machine (sysinfo.h) */
+  int reader;               /* this rank read its machine's competition figures (the lowest rank there) */
+  competition_t competition; /* its machine's, during the probe; reader only */
 } rank_check_t;
 
 typedef struct {
@@ -47,8 +52,9 @@ typedef struct {
 
 /* Collective over MPI_COMM_WORLD, after clocksync_build (its check is the
  * agreement test; NULL where a tool builds no clock model: not compared).
- * ranks_on_host from sysinfo_collect. */
-void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host);
+ * ranks_on_host and machine_reader from sysinfo_collect (host_share_t): the
+ * ranks on this rank's machine, and whether this rank reads its counters. */
+void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host, int machine_reader);
 
 /* Rank 0, after report_run_begin: one warning event per finding (report_event). */
 void selfcheck_report(const selfcheck_t *s);

@@ -30,6 +30,24 @@ double host_memory_bytes(void) {
   return pages > 0 && page > 0 ? (double)pages * (double)page : -1;
 }
 
+/* What tells one machine from another: "boot:" and the kernel's boot id,
+ * random at every boot, so two nodes never share it while containers and UTS
+ * namespaces of one kernel do. Not /etc/machine-id: nodes cloned from one
+ * image often share it. Where the boot id cannot be read, "host:" and the
+ * host name. */
+#define MACHINE_KEY_LEN (MPI_MAX_PROCESSOR_NAME + 8)
+static void machine_key(char *key, const char *host) {
+  char id[64] = {0};
+  FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+  if (f) {
+    if (!fgets(id, sizeof(id), f)) id[0] = 0;
+    fclose(f);
+  }
+  id[strcspn(id, "\n")] = 0;
+  if (id[0]) snprintf(key, MACHINE_KEY_LEN, "boot:%s", id);
+  else snprintf(key, MACHINE_KEY_LEN, "host:%s", host);
+}
+
 static double mem_available_bytes(void) {
   FILE *f = fopen("/proc/meminfo", "r");
   char line[256];
@@ -207,9 +225,18 @@ void sysinfo_collect(run_info_t *info, host_share_t *share) {
   MPI_Get_processor_name(name, &len);
   char *all = malloc((size_t)P * MPI_MAX_PROCESSOR_NAME);
   MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, MPI_COMM_WORLD);
+  char key[MACHINE_KEY_LEN] = {0};
+  machine_key(key, name);
+  char *keys = malloc((size_t)P * MACHINE_KEY_LEN);
+  MPI_Allgather(key, MACHINE_KEY_LEN, MPI_CHAR, keys, MACHINE_KEY_LEN, MPI_CHAR, MPI_COMM_WORLD);
   share->ranks_on_host = 0;
-  for (int i = 0; i < P; i++)
-    if (strcmp(all + (size_t)i * MPI_MAX_PROCESSOR_NAME, name) == 0) share->ranks_on_host++;
+  share->machine_reader = 0;
+  for (int i = 0; i < P; i++) {
+    if (strcmp(keys + (size_t)i * MACHINE_KEY_LEN, key) != 0) continue;
+    if (share->ranks_on_host == 0) share->machine_reader = i == rank; /* the first of the machine */
+    share->ranks_on_host++;
+  }
+  free(keys);
   share->mem_available = mem_available_bytes();
 
   long cores = sysconf(_SC_NPROCESSORS_ONLN);

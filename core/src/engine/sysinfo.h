@@ -7,13 +7,19 @@
 
 #include <stdint.h>
 
+/* A "host" here is a physical machine (one kernel): ranks whose host names
+ * differ but that share a kernel's boot id (containers, UTS namespaces, the
+ * placement tests' fake hosts) share its cores and memory, so they count
+ * together; the host name decides only where the boot id cannot be read. */
 typedef struct {
-  int ranks_on_host;        /* world ranks sharing this rank's host */
-  double mem_available;     /* bytes of MemAvailable on this rank's host */
+  int ranks_on_host;        /* world ranks sharing this rank's machine */
+  int machine_reader;       /* 1 on the lowest world rank of its machine: it reads the machine-wide counters */
+  double mem_available;     /* bytes of MemAvailable on this rank's machine */
 } host_share_t;
 
 /* Collective over MPI_COMM_WORLD: fills the machine fields of *info on rank 0
- * (hosts, cores, oversubscription, uname, load, times) and *share on every rank. */
+ * (hosts by name, cores, oversubscription by machine, uname, load, times) and
+ * *share on every rank. */
 void sysinfo_collect(run_info_t *info, host_share_t *share);
 /* Physical memory of this host in bytes (MemTotal), -1 unknown: the run
  * record's memory_bytes, b_eff's default memory. */

@@ -91,6 +91,38 @@ static void rec_clock_sync(jw_t *w, const clock_model_t *m) {
   jw_obj_end(w);
 }
 
+/* The competition for the cores measured during the noise probe: the rule
+ * (util/competition.h), then one entry per machine, by the rank that read it. */
+static void rec_competition(jw_t *w, const selfcheck_t *s) {
+  jw_obj_begin(w, "competition_rule");
+  jw_int(w, "samples", COMPETITION_SAMPLES);
+  jw_num(w, "slack_tasks", COMPETITION_SLACK_TASKS);
+  jw_num(w, "high_steal_share", COMPETITION_HIGH_STEAL);
+  jw_int(w, "min_steal_ticks", COMPETITION_MIN_STEAL_TICKS);
+  jw_obj_end(w);
+  jw_arr_begin(w, "machines");
+  for (int r = 0; r < s->n; r++) {
+    const rank_check_t *x = &s->ranks[r];
+    if (!x->reader) continue;
+    const competition_t *c = &x->competition;
+    jw_obj_begin(w, NULL);
+    jw_int(w, "rank", r);
+    jw_int(w, "ranks", c->ranks);
+    jw_int(w, "cores", c->cores);
+    jw_int(w, "runnable_samples", c->samples);
+    jw_num(w, "runnable_mean", c->samples ? c->runnable_mean : NAN);
+    if (c->samples) jw_int(w, "runnable_max", c->runnable_max); else jw_null(w, "runnable_max");
+    jw_num(w, "beyond_ranks_mean", c->samples ? c->beyond_mean : NAN);
+    jw_num(w, "cpu_ticks", c->ticks > 0 ? c->ticks : NAN);
+    double steal = competition_steal_share(c), idle = competition_idle_share(c);
+    jw_num(w, "steal_share", steal >= 0 ? steal : NAN);
+    jw_num(w, "idle_share", idle >= 0 ? idle : NAN);
+    jw_bool(w, "loaded", competition_verdict(c) != 0);
+    jw_obj_end(w);
+  }
+  jw_arr_end(w);
+}
+
 /* The self-checks (selfcheck.h): the verdicts, then every rank's figures. */
 static void rec_selfcheck(jw_t *w, const selfcheck_t *s) {
   if (!s->done) {
@@ -132,6 +164,7 @@ static void rec_selfcheck(jw_t *w, const selfcheck_t *s) {
     jw_obj_end(w);
   }
   jw_arr_end(w);
+  rec_competition(w, s);
   jw_obj_end(w);
 }
 

@@ -32,13 +32,27 @@ def selfcheck_summary(run: dict | None) -> str:
         parts.append(f"noise {100 * worst['noise_lost_share']:.2f} % lost on rank {worst['rank']} "
                      f"({worst['noise_interruptions']} interruptions of {worst['noise_runs']} quanta), "
                      f"longest {longest / 1000:.1f} us" + (" (high)" if check["noisy"] else ""))
-        load = max((r["load_average_1min"] for r in ranks if r["load_average_1min"] is not None), default=None)
-        if load is not None:
-            parts.append(f"load {load:.2f}" + (" (loaded)" if check["loaded"] else ""))
+        if check.get("machines"):
+            parts.append(competition(check))
+        else:  # an older core, which decided "loaded" from the 1-minute load average
+            load = max((r["load_average_1min"] for r in ranks if r["load_average_1min"] is not None), default=None)
+            if load is not None:
+                parts.append(f"load {load:.2f}" + (" (loaded)" if check["loaded"] else ""))
         most = max(ranks, key=lambda r: r["ranks_on_host"] / r["cores"])
         parts.append(f"{most['ranks_on_host']} ranks on {most['cores']} cores"
                      + (" (oversubscribed)" if check["oversubscribed"] else ""))
     return "; ".join(parts)
+
+
+def competition(check: dict) -> str:
+    """What the noise probe measured on the machine that competed most for its cores (a loaded one first)."""
+    worst = max(check["machines"], key=lambda m: (m["loaded"], m["beyond_ranks_mean"] or 0))
+    beyond = worst["beyond_ranks_mean"]
+    text = ("runnable tasks unread" if beyond is None else
+            f"{beyond:.1f} runnable tasks beyond the {worst['ranks']} ranks on rank {worst['rank']}'s machine")
+    if worst["steal_share"] is not None:
+        text += f", steal {100 * worst['steal_share']:.0f} %"
+    return text + (" (loaded)" if check["loaded"] else "")
 
 
 def warnings(records: list[dict]) -> list[str]:
