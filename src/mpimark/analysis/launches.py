@@ -110,13 +110,10 @@ def _noop(record: dict) -> bool:
 
 
 def _launch_value(record: dict) -> float | None:
-    """The launch's value of a row: the median of its samples (the core's, or computed), else the imported
-    suite's figure; None for a row not measured."""
+    """The launch's value of a row: the median of its samples, else the core's median or the imported suite's
+    figure (time_usec); None for a row not measured."""
     if record.get("status", "ok") != "ok":
         return None
-    known = (record.get("distribution") or {}).get("median_usec")
-    if known is not None:
-        return known
     samples = record.get("samples_ns")
     return median(samples) / 1000 if samples else time_usec(record)
 

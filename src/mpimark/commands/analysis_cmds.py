@@ -134,7 +134,7 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
     """
     if b is None:
         gated = _compare_study(a, baseline, sizes, fmt, alpha, correction, db)
-        _gate(gated, fail_if_slower, fmt, alpha)
+        _gate(gated, fail_if_slower, fmt, alpha, named=True)
         return
     if baseline:
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
@@ -156,11 +156,12 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
     _gate([(a, b, result)], fail_if_slower, fmt, alpha)
 
 
-def _gate(gated: gate_text.Gated, threshold: float | None, fmt: str, alpha: float) -> None:
-    """The regression gate's summary, and its exit status (analysis/gate.py): 0, 3 or 4."""
+def _gate(gated: gate_text.Gated, threshold: float | None, fmt: str, alpha: float, named: bool = False) -> None:
+    """The regression gate's summary, and its exit status (analysis/gate.py): 0, 3 or 4. named: each B's
+    label names its geomeans (a study's implementations against its baseline)."""
     if threshold is None:
         return
-    decision = gate.decide([(b if len(gated) > 1 else "", c) for _, b, c in gated], threshold, alpha)
+    decision = gate.decide([(b if named else "", c) for _, b, c in gated], threshold, alpha)
     if fmt == "markdown":
         sys.stdout.write("\n" + gate_text.gate_markdown(decision, gated))
     else:
