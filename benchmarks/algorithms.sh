@@ -6,7 +6,7 @@
 #   bash benchmarks/algorithms.sh [OUTDIR]
 #
 # Full settings: every algorithm each library lists for the two collectives plus its default, 4 ranks,
-# -msglog 0:20 (up to 1 MiB), -time 1 -check, 3 rounds (--repeat 3, seed 1); the verification runs the
+# -msglog 0:20 (up to 1 MiB), -time 1 -check, 3 rounds (--launches 3, seed 1); the verification runs the
 # default and the tuned file 5 rounds. About 110 launches; on the 2-vCPU development machine, idle,
 # roughly 15-30 minutes (run it quiet: the load average goes into the Markdown).
 #
@@ -43,7 +43,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
   echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC, load average $(load) at the start, with"
   echo
   echo '```sh'
-  echo "bash benchmarks/algorithms.sh   # $NP ranks, ${IMB[*]}, --repeat $REPEAT, verify --repeat $VREPEAT"
+  echo "bash benchmarks/algorithms.sh   # $NP ranks, ${IMB[*]}, --launches $REPEAT, verify --launches $VREPEAT"
   echo '```'
   echo
 } >>"$MD"
@@ -54,12 +54,12 @@ for mpi in openmpi mpich; do
   ext=$([[ $mpi == openmpi ]] && echo txt || echo json)
   say "== $mpi: study"
   # shellcheck disable=SC2086
-  mpimark algorithms study Alltoall Allreduce --mpi "$mpi" -n "$NP" ${PICK[$mpi]} --repeat "$REPEAT" --seed 1 \
+  mpimark algorithms study Alltoall Allreduce --mpi "$mpi" -n "$NP" ${PICK[$mpi]} --launches "$REPEAT" --seed 1 \
     --study "$study" --db "$DB" "${IMB[@]}" >&2 || { say "($mpi: some launches did not complete; they are listed)"; status=1; }
   mpimark algorithms show "$study" --format markdown --db "$DB" >>"$MD"
   echo >>"$MD"
   say "== $mpi: tune --verify"
-  mpimark algorithms tune "$study" -o "$OUT/tuned-$mpi.$ext" --verify --repeat "$VREPEAT" --seed 1 \
+  mpimark algorithms tune "$study" -o "$OUT/tuned-$mpi.$ext" --verify --launches "$VREPEAT" --seed 1 \
     --format markdown --db "$DB" >>"$MD" || { say "($mpi: the verification did not complete)"; status=1; }
   {
     echo

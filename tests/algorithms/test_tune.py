@@ -83,7 +83,7 @@ def test_tune_verify_runs_default_and_tuned_interleaved(need, tmp_path, name):
     ok(mpimark("algorithms", "study", "Alltoall", "--mpi", name, "-n", "2", "--algorithms", algs, "--study", "s",
                "--db", db, "-msglog", "0:6", *QUICK))
     out = tmp_path / "tuned"
-    result = ok(mpimark("algorithms", "tune", "s", "-o", str(out), "--verify", "--repeat", "1", "--format", "markdown",
+    result = ok(mpimark("algorithms", "tune", "s", "-o", str(out), "--verify", "--launches", "1", "--format", "markdown",
                         "--db", db))
     assert "## tuned file tuned against the default" in result.stdout and "| Alltoall | 2 | 64 |" in result.stdout
     with Store(db) as store:

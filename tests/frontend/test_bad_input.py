@@ -61,3 +61,15 @@ def test_a_locked_database(available, db):
     assert error_lines(result) == [f"mpimark: error: the results database {db} is locked by another process; "
                                    "wait or use --db to pick another file"]
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [("run", "PingPong", "-n", "2"), ("matrix", "--mpi", "openmpi", "-n", "2"),
+                                     ("algorithms", "study", "Allreduce", "-n", "2")])
+@pytest.mark.parametrize("value, why", [("0", "0 launches measure nothing"), ("-1", "-1 launches measure nothing"),
+                                        ("abc", "'abc' is not a number of launches"),
+                                        ("1001", "1001 is more launches than one command makes (1000)")])
+def test_a_bad_launch_count_launches_nothing(db, command, value, why):
+    result = mpimark(*command, "--launches", value, "--db", str(db))
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1 and why in error_lines(result)[0]
+    assert not db.exists()  # nothing built, launched or stored: the option is read first

@@ -64,3 +64,21 @@ def test_out_of_memory_rows_exit_3(need, db):
     assert "needs 0.5 MB per process" in result.stderr and "0.000 GB" not in result.stderr  # a unit that fits
     with Store(db) as store:
         assert store.run(1).status == "incomplete"
+
+
+def test_two_launches_are_stored_as_one_measurement(need, db):
+    need("openmpi")
+    result = mpimark("run", "--launches", "2", "mpi1", "PingPong", "-n", "2", "-msglog", "0:2", "-time", "30",
+                     "--mpi", "openmpi", "--quiet", "--db", str(db))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == (f"mpimark: stored 2 launches as runs 1-2 (measurement 1) in {db}: "
+                                              "mpimark compare 1-2 OTHER")
+    with Store(db) as store:
+        rows = [store.run(1), store.run(2)]
+        assert store.measurement_runs(1) == [1, 2]
+    assert [(row.status, row.measurement, row.processes, row.results) for row in rows] == [
+        ("complete", 1, 2, 4), ("complete", 1, 2, 4)]  # PingPong at 0, 1, 2 and 4 bytes (-msglog 0:2 and 0)
+    assert rows[0].launch_command[:-1] == rows[1].launch_command[:-1]  # one condition; each its own stream file
+    compared = mpimark("compare", "1", "2-2", "--db", str(db))  # run 1: its measurement (1-2), against run 2 alone
+    assert compared.returncode == 0, compared.stderr
+    assert "(runs 1, 2)" in compared.stdout and "(run 2)" in compared.stdout

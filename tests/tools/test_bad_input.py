@@ -18,8 +18,9 @@ from .conftest import error_line, mpimark
     (("beff", "-n", "2", "--out", "/proc/version/x"), "--out /proc/version/x: cannot create the directory"),
     (("mpibench", "-n", "2", "-json", "x"), "-json: mpimark gives the core its -json file"),
     (("startup", "-n", "2", "-launch-ns", "5"), "-launch-ns: mpimark takes the launch time itself"),
-    (("startup", "-n", "2", "--repeat", "0"), "Invalid value for '--repeat'"),
-    (("startup", "--repeat", "2"), "no process count: give -n N"),
+    (("startup", "-n", "2", "--launches", "0"), "Invalid value for '--launches': 0 launches measure nothing"),
+    (("startup", "-n", "2", "--repeat", "0"), "Invalid value for '--launches'"),  # the old name, still read
+    (("startup", "--launches", "2"), "no process count: give -n N"),
     (("beff", "-n", "2", "--mpi", "no-such-mpi"), "unknown MPI implementation 'no-such-mpi'"),
 ])
 def test_refused_before_anything_runs(args, expected, tmp_path):

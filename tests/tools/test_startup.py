@@ -25,7 +25,7 @@ def table_rows(stdout: str) -> list[list[float]]:
 def test_startup(need, name, n, tmp_path):
     need(name)
     db, out = tmp_path / "results.db", tmp_path / "out"
-    result = ok(mpimark("startup", "-n", str(n), "--mpi", name, "--repeat", "2", "--out", str(out), "--db", str(db)))
+    result = ok(mpimark("startup", "-n", str(n), "--mpi", name, "--launches", "2", "--out", str(out), "--db", str(db)))
     ids = stored_as(result)
     assert len(ids) == 2
 
@@ -45,6 +45,7 @@ def test_startup(need, name, n, tmp_path):
     # Each launch is a stored run with the launch time mpimark took; the ms values order the same way.
     with Store(db) as store:
         stored = [(store.run(i), store.records(i)) for i in ids]
+    assert [row.measurement for row, _ in stored] == [ids[0], ids[0]]  # the launches of one measurement
     for (row, records), times in zip(stored, rows):
         assert (row.status, row.suite, row.processes) == ("complete", "startup", n)
         run = records[0]

@@ -36,6 +36,7 @@ def store_records(store, records: list[dict], **meta) -> int:
         mpi_prefix=meta.get("mpi_prefix", "/usr"),
         requested_processes=meta.get("requested_processes", 2),
         suite=meta.get("suite", "mpi1"),
+        measurement=meta.get("measurement"),
     )
     for record in records:
         store.add_record(run_id, record)

@@ -161,8 +161,8 @@ def test_three_rounds_cannot_be_significant_and_the_footnote_says_why():
     assert row.p_value is None and not row.significant
     why = [line for line in shown.footnotes(_rounds(3)) if "launch medians" in line]
     assert why == ["untested rows have 3 launch medians per algorithm; a two-sided rank test needs 4 "
-                   "to reach p <= 0.05 (study again with --repeat 4 or more)"]
-    assert "--repeat 4 or more" in shown.markdown(_rounds(3), "t")
+                   "to reach p <= 0.05 (study again with --launches 4 or more)"]
+    assert "--launches 4 or more" in shown.markdown(_rounds(3), "t")
 
 
 def test_four_rounds_are_tested_and_need_no_footnote():

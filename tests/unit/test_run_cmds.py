@@ -245,3 +245,94 @@ def test_algorithm_studies_take_the_launcher_and_refuse_srun_outside_slurm(monke
                                         "--db", str(tmp_path / "results.db")))
     assert "--launcher srun needs a Slurm allocation" in line
     assert not (tmp_path / "results.db").exists()
+
+
+# -- run --launches N ------------------------------------------------------------------------------
+
+
+class Launches(FakeLaunch):
+    """FakeLaunch ending launch k (1-based) as ends[k] says; every launch's argv kept."""
+
+    def __init__(self, ends: dict[int, str]) -> None:
+        super().__init__()
+        self.ends, self.argvs = ends, []
+
+    def __call__(self, argv, env, json_path, on_record, **more):
+        self.argvs.append(argv)
+        self.status = self.ends.get(len(self.argvs), "complete")
+        self.message = None if self.status == "complete" else f"launch {len(self.argvs)} {self.status}"
+        return super().__call__(argv, env, json_path, on_record, **more)
+
+
+@pytest.fixture
+def series(fake, monkeypatch):
+    runner = Launches({})
+    runner.db = fake.db
+    monkeypatch.setattr(launch, "run", runner)
+    return runner
+
+
+def test_launches_are_stored_as_runs_of_one_measurement(series):
+    result = invoke("run", "PingPong", "-n", "2", "--launches", "3", "--quiet", "--db", str(series.db))
+    assert result.exit_code == 0, result.stderr
+    assert len(series.argvs) == 3 and series.argvs[0][:-1] == series.argvs[2][:-1]  # one condition
+    assert result.stderr.splitlines() == [
+        "mpimark: launch 1/3: mpi1 on 2 processes under openmpi",
+        "mpimark: launch 2/3: mpi1 on 2 processes under openmpi",
+        "mpimark: launch 3/3: mpi1 on 2 processes under openmpi",
+        f"mpimark: stored 3 launches as runs 1-3 (measurement 1) in {series.db}: mpimark compare 1-3 OTHER"]
+    with Store(series.db) as store:
+        assert [(row.id, row.measurement, row.status) for row in sorted(store.runs(), key=lambda r: r.id)] == [
+            (1, 1, "complete"), (2, 1, "complete"), (3, 1, "complete")]
+        assert store.measurement_runs(1) == [1, 2, 3]
+
+
+def test_one_launch_is_a_run_alone(fake):
+    result = invoke("run", "PingPong", "-n", "2", "--launches", "1", "--db", str(fake.db))
+    assert result.stderr == f"mpimark: stored as run 1 in {fake.db}\n"
+    with Store(fake.db) as store:
+        assert store.run(1).measurement is None
+
+
+@pytest.mark.parametrize("status, code", [("failed", 1), ("interrupted", 130)])
+def test_a_launch_that_does_not_complete_ends_the_series_and_says_what_is_stored(series, status, code):
+    series.ends = {2: status}
+    result = invoke("run", "PingPong", "-n", "2", "--launches", "5", "--quiet", "--db", str(series.db))
+    assert result.exit_code == code and len(series.argvs) == 2
+    assert result.stderr.splitlines()[-2:] == [
+        f"mpimark: stored 2 launches as runs 1-2 (measurement 1) in {series.db}: mpimark compare 1-2 OTHER",
+        f"mpimark: error: run 2 {status}: launch 2 {status}; stopped after launch 2 of 5"]
+    with Store(series.db) as store:
+        assert [(row.measurement, row.status) for row in sorted(store.runs(), key=lambda r: r.id)] == [
+            (1, "complete"), (1, status)]
+
+
+def test_each_launch_keeps_its_own_json_file(series, tmp_path):
+    result = invoke("run", "PingPong", "-n", "2", "--launches", "2", "--json", str(tmp_path / "out.jsonl"),
+                    "--db", str(series.db))
+    assert result.exit_code == 0, result.stderr
+    assert [argv[-1] for argv in series.argvs] == [str(tmp_path / "out.1.jsonl"), str(tmp_path / "out.2.jsonl")]
+
+
+@pytest.mark.parametrize("value, why", [("0", "0 launches measure nothing: give 1 or more"),
+                                        ("-1", "-1 launches measure nothing: give 1 or more"),
+                                        ("abc", "'abc' is not a number of launches (a whole number from 1 to 1000)"),
+                                        ("2.5", "'2.5' is not a number of launches"),
+                                        ("1001", "1001 is more launches than one command makes (1000); run it "
+                                                 "again for more and select the runs together")])
+def test_bad_launch_counts_are_one_line_and_launch_nothing(series, value, why):
+    line = assert_one_error_line(invoke("run", "PingPong", "-n", "2", "--launches", value, "--db", str(series.db)),
+                                 exit_code=2)
+    assert line.startswith(f"mpimark: error: Invalid value for '--launches': {why}")
+    assert series.argvs == [] and not series.db.exists()
+
+
+def test_startup_takes_launches_and_its_old_name(fake, monkeypatch):
+    from mpimark.commands import tools_cmds
+
+    monkeypatch.setattr(tools_cmds.mpi, "find", lambda name=None, prefix=None: IMPL)
+    monkeypatch.setattr(tools_cmds.build, "ensure_core", lambda impl, log: CORE)
+    shown = invoke("startup", "--help").stdout
+    assert "--launches N" in shown and "--repeat" not in shown
+    line = assert_one_error_line(invoke("startup", "-n", "2", "--repeat", "0", "--db", str(fake.db)), exit_code=2)
+    assert "Invalid value for '--launches': 0 launches measure nothing" in line

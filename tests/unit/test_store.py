@@ -377,3 +377,27 @@ def test_the_placement_migration_gives_old_one_host_runs_their_nodes(tmp_path):
     with Store(path) as store:
         assert [(r.id, r.nodes, r.ranks_per_node, r.placement) for r in store.runs()] == [
             (3, None, None, None), (2, None, None, None), (1, 1, [4], None)]
+
+
+def test_launches_of_one_measurement(db):
+    alone = store_records(db, [run_record()])
+    first = store_records(db, [run_record()], measurement="new")
+    second = store_records(db, [run_record()], measurement=first)
+    assert (db.run(alone).measurement, db.run(first).measurement, db.run(second).measurement) == (None, first, first)
+    assert db.measurement_runs(first) == [first, second] and db.measurement_runs(alone) == []
+    with pytest.raises(StoreError, match="no run 99"):
+        store_records(db, [run_record()], measurement=99)
+
+
+def test_runs_stored_before_measurements_are_runs_alone(tmp_path, monkeypatch):
+    path = tmp_path / "r.db"
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 6)  # the database as mpimark wrote it before launches
+    Store(path).close()
+    sql = sqlite3.connect(path, isolation_level=None)
+    run_id = sql.execute("INSERT INTO runs (started_utc, status, suite, requested_processes, launch_command,"
+                         " environment) VALUES ('2025-01-01T00:00:00Z', 'complete', 'mpi1', 2, '[]', '{}')").lastrowid
+    sql.close()
+    monkeypatch.undo()
+    with Store(path) as store:
+        assert store.run(run_id).measurement is None and store.measurement_runs(run_id) == []
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)

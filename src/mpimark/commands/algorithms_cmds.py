@@ -22,8 +22,9 @@ from rich.text import Text
 from mpimark.analysis import algorithms as verdicts
 from mpimark.analysis.statistics import min_launches
 from mpimark.commands import console, db_option, error_line, note, recording
-from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, launcher_options, mpi_options,
-                                      parse_process_counts, placement, placement_options, suite_and_args)
+from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, launcher_options, launches_option,
+                                      mpi_options, parse_process_counts, placement, placement_options,
+                                      suite_and_args)
 from mpimark.execution import algorithms, build, matrix, mpi, slurm
 from mpimark.execution.placement import Placement
 from mpimark.presentation import algorithms as shown
@@ -90,8 +91,8 @@ def _wanted(text: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option("-n", "--np", "counts", required=True, metavar="LIST", help="Process counts, comma-separated (2,4).")
 @click.option("--algorithms", "wanted", multiple=True, metavar="OP:ID,ID",
               help="Only these algorithms of OP (ids or names; repeatable) [default: every one listed].")
-@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Rounds: launches of each algorithm at each process count.")
+@launches_option("Launches of each algorithm at each process count, interleaved: one round launches every "
+                 "arm once, N rounds.")
 @click.option("--seed", type=click.IntRange(min=0), help="Shuffle each round's order with this seed.")
 @click.option("--study", metavar="NAME", help="Study name [default: algorithms-<UTC date and time>].")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", default=300,
@@ -102,23 +103,23 @@ def _wanted(text: tuple[str, ...]) -> dict[str, list[str]]:
 @db_option
 @click.pass_context
 def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | None, mpi_prefix: str | None,
-                  counts: str, wanted: tuple[str, ...], repeat: int, seed: int | None, study: str | None,
+                  counts: str, wanted: tuple[str, ...], launches: int, seed: int | None, study: str | None,
                   timeout: float, tables: bool, launcher: str | None, srun_mpi: str | None, db: str | None,
                   **place: object) -> None:
     """Measure every algorithm of each OP (and the library's default) as one study.
 
-    One arm per algorithm plus the default, launched round robin, --repeat K
+    One arm per algorithm plus the default, launched round robin, --launches K
     rounds; each forced launch runs with the variables that force it (as --env
     would set them) and is checked to have taken it (the control variable read
     back through MPI_T; MPICH with MPIR_CVAR_COLLECTIVE_FALLBACK=error). Add
     -check to catch algorithms that deliver wrong data.
-    `mpimark algorithms study Allreduce Bcast --mpi mpich -n 2,4 --repeat 5 -msglog 0:16 -check`
+    `mpimark algorithms study Allreduce Bcast --mpi mpich -n 2,4 --launches 5 -msglog 0:16 -check`
     """
     process_counts = parse_process_counts(counts)
-    if 1 < repeat < min_launches():
-        note(f"warning: --repeat {repeat} gives {repeat} launch medians per algorithm; a two-sided rank test "
-             f"needs {min_launches()} to reach p <= 0.05, so no speedup can be called significant (use --repeat "
-             f"{min_launches()} or more, or --repeat 1 to test the samples of one launch)")
+    if 1 < launches < min_launches():
+        note(f"warning: --launches {launches} gives {launches} launch medians per algorithm; a two-sided rank "
+             f"test needs {min_launches()} to reach p <= 0.05, so no speedup can be called significant (use "
+             f"--launches {min_launches()} or more, or --launches 1 to test the samples of one launch)")
     suite, rest = suite_and_args(words)
     ops: list[str] = []
     while rest and not rest[0].startswith("-"):
@@ -152,11 +153,11 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     with Store(db) as store:
         if studies.members(store, study):
             raise StoreError(f"study {study!r} exists already; give another --study name")
-    _launch(db, study, impl, core, arms, args_for, placement_for, process_counts, repeat, seed, suite, rest,
+    _launch(db, study, impl, core, arms, args_for, placement_for, process_counts, launches, seed, suite, rest,
             timeout, tables, asked, srun, {
                 "kind": PLAN_KIND, "mpi": impl.name, "mpi_kind": impl.kind, "library_version": impl.library_version,
-                "origin": origin, "suite": suite, "args": rest, "processes": process_counts, "repeat": repeat,
-                "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()],
+                "origin": origin, "suite": suite, "args": rest, "processes": process_counts,
+                "launches": launches, "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()],
                 "selectables": [s.to_record() for s in selectables],
                 "command": ["mpimark", *sys.argv[1:]],
             }, _forced_check(selectables), lambda store: _show(store, study, "table"), ctx)
@@ -173,14 +174,14 @@ def _forced_check(selectables: list[algorithms.Selectable]) -> Callable[[verdict
 
 def _launch(db: str | None, study: str, impl: mpi.MpiImpl, core: Path, arms: dict[str, verdicts.Arm],
             args_for: dict[str, list[str]], placement_for: dict[str, Placement], process_counts: list[int],
-            repeat: int, seed: int | None, suite: str, rest: list[str], timeout: float, tables: bool,
+            rounds: int, seed: int | None, suite: str, rest: list[str], timeout: float, tables: bool,
             asked: Placement, srun: slurm.Srun | None, plan: dict, check: Callable[[verdicts.Arm, dict], str | None],
             show: Callable[[Store], None], ctx: click.Context) -> None:
     """Launch the arms round robin as one study (stored with its plan), mark runs check() rejects, show it."""
     labels = list(arms)
-    launches = matrix.plan(labels, process_counts, repeat, seed)
+    launches = matrix.plan(labels, process_counts, rounds, seed)
     note(f"study {study}: {len(launches)} launches ({len(labels)} arms x {len(process_counts)} process counts x "
-         f"{repeat} round{'s' if repeat > 1 else ''}) under {impl.name}")
+         f"{rounds} round{'s' if rounds > 1 else ''}) under {impl.name}")
     members = {label: matrix.Member(label, impl, core) for label in labels}
     with Store(db) as store:
         studies.add_plan(store, study, plan)
@@ -274,8 +275,8 @@ def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, 
 @click.option("--verify", is_flag=True,
               help="Then run the default and the tuned file interleaved (a study of their own) and report the "
                    "gain per size with its significance.")
-@click.option("--repeat", type=click.IntRange(min=1), metavar="K",
-              help="--verify: rounds [default: the study's, at least 3].")
+@launches_option("--verify: launches of the default and of the tuned file [default: the study's, at least 3].",
+                 default=None)
 @click.option("--verify-study", metavar="NAME", help="--verify: the study's name [default: STUDY-verify].")
 @click.option("--seed", type=click.IntRange(min=0), help="--verify: shuffle each round's order with this seed.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", default=300,
@@ -288,17 +289,17 @@ def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, 
 @db_option
 @click.pass_context
 def tune_command(ctx: click.Context, study: str, path: Path, significant_only: bool, verify: bool,
-                 repeat: int | None, verify_study: str | None, seed: int | None, timeout: float, tables: bool,
+                 launches: int | None, verify_study: str | None, seed: int | None, timeout: float, tables: bool,
                  fmt: str, launcher: str | None, srun_mpi: str | None, db: str | None, **place: object) -> None:
     """Write the study's winners in the library's own format, and print how to use the file.
 
     Open MPI: a coll_tuned dynamic rules file; MPICH: a collective selection
     JSON file; Intel MPI: I_MPI_ADJUST_<OP> settings (a shell file to source).
     With --verify, the library's default and the tuned file are then launched
-    interleaved (--repeat K rounds, stored as the study STUDY-verify) and the
+    interleaved (--launches K rounds, stored as the study STUDY-verify) and the
     gain per size is reported with its significance; a size where the tuned
     file is slower beyond the noise says so.
-    `mpimark algorithms tune ompi-coll -o rules.txt --verify --repeat 5`
+    `mpimark algorithms tune ompi-coll -o rules.txt --verify --launches 5`
     """
     with Store(db) as store:
         plan, verdict = _load(store, study)
@@ -336,12 +337,12 @@ def tune_command(ctx: click.Context, study: str, path: Path, significant_only: b
         raise StoreError(f"no tuning file format for {plan['mpi']}")
     note(f"wrote {path}; use it with: {how}")
     if verify:
-        _verify(ctx, db, study, plan, path, settings, repeat, verify_study, seed, timeout, tables, fmt, place,
+        _verify(ctx, db, study, plan, path, settings, launches, verify_study, seed, timeout, tables, fmt, place,
                 launcher, srun_mpi)
 
 
 def _verify(ctx: click.Context, db: str | None, study: str, plan: dict, path: Path,
-            settings: dict[str, str] | None, repeat: int | None, name: str | None, seed: int | None,
+            settings: dict[str, str] | None, launches: int | None, name: str | None, seed: int | None,
             timeout: float, tables: bool, fmt: str, place: dict, launcher: str | None,
             srun_mpi: str | None) -> None:
     """tune --verify: per operation the library's default and the tuned file, interleaved, as one study."""
@@ -356,7 +357,7 @@ def _verify(ctx: click.Context, db: str | None, study: str, plan: dict, path: Pa
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
     env, expected = algorithms.tuning_env(plan["mpi_kind"], path, settings)
-    rounds = repeat or max(3, int(plan.get("repeat") or 1))
+    rounds = launches or max(3, int(plan.get("launches") or 1))
     given = {k for k, _ in asked.env}
     arms: dict[str, verdicts.Arm] = {}
     args_for: dict[str, list[str]] = {}
@@ -373,7 +374,7 @@ def _verify(ctx: click.Context, db: str | None, study: str, plan: dict, path: Pa
                 asked, env=(*asked.env, *((k, v) for k, v in extra if k not in given)))
     vplan = {"kind": PLAN_KIND, "verify_of": study, "tuning_file": str(path), "tuning_env": [list(e) for e in env],
              "mpi": impl.name, "mpi_kind": impl.kind, "library_version": impl.library_version,
-             "suite": plan.get("suite"), "args": plan["args"], "processes": process_counts, "repeat": rounds,
+             "suite": plan.get("suite"), "args": plan["args"], "processes": process_counts, "launches": rounds,
              "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()], "selectables": [],
              "command": ["mpimark", *sys.argv[1:]]}
 
@@ -389,7 +390,7 @@ def _show_gains(store: Store, study: str, fmt: str) -> None:
     plan, verdict = _load(store, study)
     gains = verdicts.gains(verdict)
     title = (f"tuned file {Path(plan.get('tuning_file', '?')).name} against the default: {plan['mpi']} "
-             f"(study {study}, {plan['repeat']} rounds)")
+             f"(study {study}, {plan['launches']} launches of each)")
     if fmt == "markdown":
         click.echo(shown.gains_markdown(gains, title), nl=False)
     else:

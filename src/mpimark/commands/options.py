@@ -49,6 +49,60 @@ class Seconds(click.FloatRange):
         return seconds
 
 
+# The most launches one command makes: 1000 launches of even a 1-second job keep the machine for 17
+# minutes, and a typo (--launches 10000 for 100) would hold it for hours with nothing to stop it but
+# Ctrl-C; compare needs 5 to 20 a side (docs/analysis.md). More: run the command again and select both.
+MAX_LAUNCHES = 1000
+# Launches a condition that the commands advise: compare gives a row its verdict from 4 a side (the
+# Mann-Whitney test of launch medians cannot reach p <= 0.05 with fewer) and a geomean its interval from
+# 2; 5 leave room for one launch that went wrong.
+FEW_LAUNCHES = 5
+
+
+class LaunchCount(click.ParamType):
+    """--launches N: a whole number of launches from 1 to MAX_LAUNCHES; anything else one line, exit 2."""
+
+    name = "launches"
+
+    def convert(self, value, param, ctx):  # type: ignore[override]
+        if isinstance(value, int):
+            count = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?\d+", text):
+                self.fail(f"{value!r} is not a number of launches (a whole number from 1 to {MAX_LAUNCHES})",
+                          param, ctx)
+            count = int(text)
+        if count < 1:
+            self.fail(f"{count} launches measure nothing: give 1 or more", param, ctx)
+        if count > MAX_LAUNCHES:
+            self.fail(f"{count} is more launches than one command makes ({MAX_LAUNCHES}); run it again for more "
+                      "and select the runs together", param, ctx)
+        return count
+
+
+class AliasedOption(click.Option):
+    """An option whose old spelling still works but is not shown: --help and errors name the first only
+    (`--launches`, with `--repeat` kept for scripts written before it was renamed)."""
+
+    def get_help_record(self, ctx):  # type: ignore[override]
+        opts = self.opts
+        self.opts = opts[:1]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = opts
+
+    def get_error_hint(self, ctx):  # type: ignore[override]
+        return f"'{self.opts[0]}'"
+
+
+def launches_option(help: str, default: int | None = 1):
+    """--launches N (old name --repeat, hidden): how many launches of each condition; see LaunchCount."""
+    return click.option("--launches", "--repeat", "launches", cls=AliasedOption, type=LaunchCount(),
+                        default=default, show_default=default is not None, metavar="N", help=help)
+
+
 def allocation_tasks(env: dict | None = None) -> int | None:
     """The Slurm allocation's task count (SLURM_NTASKS, else SLURM_NPROCS), or None outside one."""
     env = os.environ if env is None else env

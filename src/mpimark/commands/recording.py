@@ -13,8 +13,9 @@ import os
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
 import click
 
@@ -32,7 +33,8 @@ from mpimark.storage.store import owner_alive, Store
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
                json_path: Path | str | None = None, *, timeout: float | None = None, quiet: bool = False,
                stamp_env: str | None = None, placement: Placement = Placement(),
-               srun: slurm.Srun | None = None) -> tuple[int, launch.Outcome]:
+               srun: slurm.Srun | None = None,
+               measurement: int | Literal["new"] | None = None) -> tuple[int, launch.Outcome]:
     """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
 
     What `mpimark run` does for its one launch and `mpimark matrix` for each
@@ -41,6 +43,7 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     srun: launch with Slurm's srun (slurm.resolve) instead of impl's mpiexec.
     json_path None: the stream goes to a file beside the database (Store.stream_dir), recorded with
     the run so `mpimark recover` finds it should this process die, and removed once the run is finished.
+    measurement: as Store.begin_run's ("new", the id of its first run, or None: a run alone).
     """
     scratch = json_path is None
     if scratch:
@@ -50,7 +53,7 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     run_id = store.begin_run(launch_command=argv, environment=env, mpi_name=impl.name,
                              mpi_prefix=impl.prefix, requested_processes=processes, suite=suite,
                              placement=None if placement.is_default else placement.to_record(),
-                             stream_path=Path(json_path).resolve())
+                             stream_path=Path(json_path).resolve(), measurement=measurement)
     found = machine.facts(core)
     machine_event = {"type": "event", "level": "info", "kind": MACHINE_EVENT, "message": machine.summary(found),
                      "machine": found}
@@ -67,6 +70,34 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     if scratch:
         Path(json_path).unlink(missing_ok=True)
     return run_id, outcome
+
+
+def run_launches(ctx: click.Context, store: Store, count: int, impl: MpiImpl, processes: int, core: Path | str,
+                 suite: str, args: list[str], json_file: Path | str | None = None, *,
+                 before: Callable[[int], None] = lambda index: None,
+                 **options) -> Iterator[tuple[int, int, launch.Outcome]]:
+    """count launches of one condition, one after the other: yield (index, run id, outcome) as each ends.
+
+    Each launch is a run_stored run (options: its keywords); with count > 1 they are one measurement,
+    whose id is the first run's. The launch is what compare replicates, so `mpimark run --launches N`
+    and the tools' --launches make them this way. Stops after a launch that did not complete (stored,
+    with why: Ctrl-C ends the launch as interrupted), and exits after one whose input the core refused
+    (nothing stored, refuse_bad_input). json_file: with count > 1 each launch keeps its stream as
+    FILE.k.jsonl. before(index) is called as each launch begins (0-based).
+    """
+    measurement: int | Literal["new"] | None = "new" if count > 1 else None
+    for index in range(count):
+        json_path = Path(json_file).resolve() if json_file else None  # None: beside the database
+        if json_path is not None and count > 1:  # one file per launch: FILE.1.jsonl, FILE.2.jsonl, ...
+            json_path = json_path.with_name(f"{json_path.stem}.{index + 1}{json_path.suffix or '.jsonl'}")
+        before(index)
+        run_id, outcome = run_stored(store, impl, processes, core, suite, args, json_path, measurement=measurement,
+                                     **options)
+        refuse_bad_input(ctx, store, run_id, outcome)
+        measurement = run_id if measurement == "new" else measurement
+        yield index, run_id, outcome
+        if outcome.status != "complete":
+            return
 
 
 def _stream_file(store: Store) -> Path:

@@ -57,6 +57,9 @@ def runs(db: str | None) -> None:
         table.add_column(header, justify=justify)
     if slurm_jobs:
         table.add_column("Slurm job", no_wrap=True)
+    launches = _launch_of(rows)  # runs of `mpimark run --launches N`: which launch of which measurement
+    if launches:
+        table.add_column("measurement", no_wrap=True)
     for row in rows:
         style = None if row.status == "complete" else "yellow"
         cells = [row.id, row.started_utc, _status(row), row.suite, _mpi(row), row.processes or row.requested_processes,
@@ -65,8 +68,21 @@ def runs(db: str | None) -> None:
             job = slurm_jobs.get(row.id)
             reason = f" ({job.reason})" if job and job.reason else ""
             cells.append("" if job is None else f"{job.job_id} {job.state}{reason}")
+        if launches:
+            cells.append(launches.get(row.id, ""))
         table.add_row(*(Text(str(cell)) for cell in cells), style=style)  # Text: no rich markup in names
     console(sys.stdout).print(table)
+
+
+def _launch_of(rows: list[RunRow]) -> dict[int, str]:
+    """Run id -> "12 (launch 2 of 5)" for the runs that are launches of a measurement."""
+    by_measurement: dict[int, list[int]] = {}
+    for row in rows:
+        if row.measurement is not None:
+            by_measurement.setdefault(row.measurement, []).append(row.id)
+    return {run_id: f"{measurement} (launch {position} of {len(ids)})"
+            for measurement, ids in by_measurement.items()
+            for position, run_id in enumerate(sorted(ids), 1)}
 
 
 def _status(row: RunRow) -> str:
@@ -98,7 +114,7 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
 
     Runs of the core's tools show their own tables: b_eff's published table
     and closing line, mpiBench's lines, RIKEN's start-up table. Several
-    start-up runs (the launches of one `mpimark startup --repeat K`) make
+    start-up runs (the launches of one `mpimark startup --launches K`) make
     one table, with the median over them.
     """
     with Store(db, for_reading=True) as store:
@@ -218,8 +234,8 @@ def export_command(selector: str, fmt: str, per_sample: bool, output: str | None
     else:
         if fmt not in ("csv", "json"):
             raise click.UsageError(f"a study exports as csv or json, not {fmt}")
-        with Store(db, for_reading=True) as store:
-            series = load(store, [selector])
+        with Store(db, for_reading=True) as store:  # one run id is that run, not its measurement: 12-16 for it
+            series = load(store, [selector], measurements=False)
         text = study_export.export(series, fmt, per_sample)
     _write_out([text], output)
 

@@ -9,17 +9,16 @@ asked for (a path, a table); mpimark's own messages go to stderr.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, note, preflight, recording, tilde
-from mpimark.commands.options import exit_status, launcher_options, Seconds, mpi_options, PassThroughCommand, \
-    processes_option, \
-    placement, placement_options, suite_and_args
+from mpimark.commands.options import exit_status, launcher_options, launches_option, Seconds, mpi_options, \
+    PassThroughCommand, processes_option, placement, placement_options, suite_and_args
 from mpimark.execution import build, mpi, slurm
+from mpimark.storage.selection import selector_of
 from mpimark.storage.store import Store
 
 
@@ -36,10 +35,12 @@ from mpimark.storage.store import Store
 @click.option("--json", "json_file", type=click.Path(dir_okay=False, writable=True),
               help="Also keep the core's JSON Lines results stream in this file.")
 @click.option("--quiet", is_flag=True, help="Do not print IMB's tables.")
+@launches_option("Launch N times, one after the other: N runs stored as one measurement, the launches compare "
+                 "replicates (5 or more to decide; docs/analysis.md). With --json FILE, FILE.k.jsonl per launch.")
 @click.pass_context
 def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
         launcher: str | None, srun_mpi: str | None, timeout: float | None, db: str | None, json_file: str | None,
-        quiet: bool, **placement_params) -> None:
+        quiet: bool, launches: int, **placement_params) -> None:
     """Run benchmarks under MPI and store every result.
 
     SUITE is mpi1 (the default), nbc, mpi4 (MPI-4 libraries only), ext, rma,
@@ -51,7 +52,8 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
     how the ranks run (docs/clusters.md). Inside a Slurm allocation (salloc,
     a batch job) the ranks are started with srun when it has the PMI plugin
     the implementation needs; outside, with the implementation's mpiexec.
-    `mpimark submit` makes a batch job.
+    `mpimark submit` makes a batch job. --launches N launches the same job N
+    times, each a run, together one measurement: `mpimark compare 12-16 OTHER`.
     """
     suite, core_args = suite_and_args(words)
     where = placement(placement_params, [processes])
@@ -60,15 +62,27 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
     preflight.check_processes(suite, core_args, [processes])
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
+    ids: list[int] = []
+
+    def begins(index: int) -> None:
+        if launches > 1:
+            note(f"launch {index + 1}/{launches}: {suite} on {processes} processes under {impl.name}")
+
     with Store(db) as store:
         recording.recover(store, on_recovered=lambda run_id, why: note(f"run {run_id}: {why}"))
-        json_path = Path(json_file).resolve() if json_file else None  # None: beside the database (recording)
-        run_id, outcome = recording.run_stored(store, impl, processes, core, suite, core_args, json_path,
-                                               timeout=timeout, quiet=quiet, placement=where, srun=srun)
-        recording.refuse_bad_input(ctx, store, run_id, outcome)
-    note(f"stored as run {run_id} in {tilde(store.path)}")
+        for _, run_id, outcome in recording.run_launches(ctx, store, launches, impl, processes, core, suite, core_args,
+                                                         json_file, before=begins, timeout=timeout, quiet=quiet,
+                                                         placement=where, srun=srun):
+            ids.append(run_id)
+    if launches == 1:
+        note(f"stored as run {run_id} in {tilde(store.path)}")
+    else:
+        runs = selector_of(ids)
+        note(f"stored {len(ids)} launch{'es' if len(ids) > 1 else ''} as run{'s' if len(ids) > 1 else ''} {runs} "
+             f"(measurement {ids[0]}) in {tilde(store.path)}: mpimark compare {runs} OTHER")
     if outcome.status != "complete":
-        error_line(f"run {run_id} {outcome.status}: {outcome.message}")
+        stopped = f"; stopped after launch {len(ids)} of {launches}" if len(ids) < launches else ""
+        error_line(f"run {run_id} {outcome.status}: {outcome.message}{stopped}")
         ctx.exit(exit_status(outcome))
 
 

@@ -19,8 +19,8 @@ from rich.text import Text
 
 from mpimark.analysis.statistics import MIN_SAMPLES
 from mpimark.commands import console, db_option, error_line, note, preflight, recording
-from mpimark.commands.options import EXIT_INTERRUPTED, launcher_options, PassThroughCommand, placement, \
-    placement_options, parse_process_counts, Seconds, suite_and_args
+from mpimark.commands.options import EXIT_INTERRUPTED, FEW_LAUNCHES, launcher_options, launches_option, \
+    PassThroughCommand, placement, placement_options, parse_process_counts, Seconds, suite_and_args
 from mpimark.execution import build, matrix, mpi, slurm
 from mpimark.storage import studies
 from mpimark.storage.store import default_path, Store, StoreError
@@ -55,8 +55,8 @@ def _members(names: list[str]) -> list[matrix.Member]:
               help="MPI implementations, comma-separated, as 'mpimark mpi list' names them or by kind "
                    "(openmpi,mpich,impi); they label the study's runs.")
 @click.option("-n", "--np", "counts", required=True, metavar="LIST", help="Process counts, comma-separated (2,4).")
-@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Rounds: launches of each implementation at each process count.")
+@launches_option("Launches of each implementation at each process count, interleaved: one round launches "
+                 "every one once, N rounds.")
 @click.option("--shuffle", is_flag=True, help="Shuffle each round's order (a random seed, recorded).")
 @click.option("--seed", type=click.IntRange(min=0), help="Shuffle each round's order with this seed.")
 @click.option("--study", metavar="NAME", help="Study name [default: matrix-<UTC date and time>].")
@@ -68,7 +68,7 @@ def _members(names: list[str]) -> list[matrix.Member]:
 @placement_options
 @db_option
 @click.pass_context
-def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, counts: str, repeat: int,
+def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, counts: str, launches: int,
                    shuffle: bool, seed: int | None, study: str | None, append: bool, timeout: float | None,
                    tables: bool, launcher: str | None, srun_mpi: str | None, db: str | None,
                    **placement_params) -> None:
@@ -78,7 +78,7 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
     each round runs every process count under every implementation, side by
     side, so that drift of the machine hits all of them alike. Every launch is
     stored as a run of the study (failed ones too); compare, plot and report
-    take the study: `mpimark matrix --mpi openmpi,mpich,impi -n 2,4 --repeat 5
+    take the study: `mpimark matrix --mpi openmpi,mpich,impi -n 2,4 --launches 5
     PingPong Allreduce -msglog 0:20`. Each launch measures at its own process
     count (-npmin N is added unless given). The placement options
     (docs/clusters.md) apply to every launch.
@@ -100,47 +100,47 @@ def matrix_command(ctx: click.Context, words: tuple[str, ...], mpi_names: str, c
                          "or --append to add to it")
     srun = {label: slurm.resolve(launcher, mpi.find(label).kind, srun_mpi) for label in labels}  # before building
     members = _members(labels)
-    launches = matrix.plan(labels, process_counts, repeat, seed)
-    if 1 < repeat < MIN_SAMPLES:
-        note(f"note: with {repeat} launches per implementation and process count, compare tests launch medians "
-              f"and needs at least {MIN_SAMPLES} on a side: its rows will have no verdict (use --repeat "
-              f"{MIN_SAMPLES} or more, or 1 to test the samples of single launches)")
+    planned = matrix.plan(labels, process_counts, launches, seed)
+    if launches < FEW_LAUNCHES:
+        note(f"note: {launches} launch{'es' if launches > 1 else ''} per implementation and process count: compare "
+             f"decides on launches, and needs {MIN_SAMPLES} a side for a row's verdict (Mann-Whitney on launch "
+             f"medians) and 2 a side for a geomean's interval; use --launches {FEW_LAUNCHES} or more")
     order = "round robin" + (f", each round shuffled with seed {seed}" if seed is not None else "")
-    note(f"study {study}: {len(launches)} launches ({len(labels)} implementations x {len(process_counts)} process "
-          f"counts x {repeat} round{'s' if repeat > 1 else ''}), {order}")
+    note(f"study {study}: {len(planned)} launches ({len(labels)} implementations x {len(process_counts)} process "
+          f"counts x {launches} round{'s' if launches > 1 else ''}), {order}")
     with Store(db) as store:
         studies.add_plan(store, study, {
             "command": ["mpimark", "matrix", *sys.argv[2:]] if sys.argv[1:2] == ["matrix"] else None,
             "implementations": [{"label": m.label, "name": m.impl.name, "library_version": m.impl.library_version,
                                  "prefix": m.impl.prefix} for m in members],
-            "processes": process_counts, "repeat": repeat, "seed": seed, "suite": suite, "args": core_args,
+            "processes": process_counts, "launches": launches, "seed": seed, "suite": suite, "args": core_args,
             "placement": None if where.is_default else where.to_record(),
         })
         done: list[matrix.Done] = []
 
         def started(launch: matrix.Launch) -> None:
-            note(f"[{launch.index}/{len(launches)}] round {launch.round} of {repeat}: {launch.label}, "
+            note(f"[{launch.index}/{len(planned)}] round {launch.round} of {launches}: {launch.label}, "
                   f"{launch.processes} processes")
 
         def ended(item: matrix.Done) -> None:
             done.append(item)
-            left = matrix.estimate_left(done, launches[item.launch.index:])
+            left = matrix.estimate_left(done, planned[item.launch.index:])
             eta = f"; about {_clock(left)} left" if left else ""
             why = f" ({item.message})" if item.message else ""
-            note(f"[{item.launch.index}/{len(launches)}] run {item.run_id} {item.status}{why}: {item.results} "
+            note(f"[{item.launch.index}/{len(planned)}] run {item.run_id} {item.status}{why}: {item.results} "
                   f"results in {_clock(item.seconds)}, load {item.load_before:.2f} before{eta}")
 
         by_label = {m.label: m for m in members}
-        recording.run_matrix(store, study, launches, by_label, suite, core_args, timeout=timeout, quiet=not tables,
+        recording.run_matrix(store, study, planned, by_label, suite, core_args, timeout=timeout, quiet=not tables,
                              on_start=started, on_done=ended, placement=where, srun=srun)
     _print_summary(study, done, members, process_counts, db)
     bad = [d for d in done if d.status != "complete"]
-    if len(done) < len(launches) or (done and done[-1].status == "interrupted"):
-        error_line(f"interrupted after {len(done)} of {len(launches)} launches; the study holds what ran")
+    if len(done) < len(planned) or (done and done[-1].status == "interrupted"):
+        error_line(f"interrupted after {len(done)} of {len(planned)} launches; the study holds what ran")
         ctx.exit(EXIT_INTERRUPTED)
     if bad:
         runs = ", ".join(f"run {d.run_id} {d.status}" for d in bad)
-        error_line(f"{len(bad)} of {len(launches)} launches did not complete ({runs}); "
+        error_line(f"{len(bad)} of {len(planned)} launches did not complete ({runs}); "
                    "'mpimark show RUN' says what they hold")
         ctx.exit(1)
 

@@ -9,7 +9,7 @@ table; mpimark's own messages go to stderr.
 - `mpimark beff -n N [--mem-per-proc MB] [--out DIR] [b_eff options]`:
   b_eff's files DIR/b_eff.{prot,short,sum,plot,gps} and DIR/b_eff.png.
 - `mpimark mpibench -n N [options] [operations]`: mpiBench's lines.
-- `mpimark startup -n N [--repeat K] [--hello] [--init-only]`: K launches,
+- `mpimark startup -n N [--launches K] [--hello] [--init-only]`: K launches,
   each stored as a run of its own, then RIKEN's table over them.
 """
 
@@ -21,9 +21,8 @@ from pathlib import Path
 import click
 
 from mpimark.commands import db_option, error_line, note, preflight, recording, tilde
-from mpimark.commands.options import exit_status, launcher_options, Seconds, mpi_options, PassThroughCommand, \
-    processes_option, \
-    placement, placement_options
+from mpimark.commands.options import exit_status, launcher_options, launches_option, Seconds, mpi_options, \
+    PassThroughCommand, processes_option, placement, placement_options
 from mpimark.execution import build, launch, mpi, slurm
 from mpimark.execution.placement import Placement
 from mpimark.presentation.tools import beff as beff_view, mpibench as mpibench_view, startup as startup_view
@@ -70,34 +69,25 @@ def _out_dir(out: str | None) -> Path | None:
 
 def _launch(ctx: click.Context, tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | None, db: str | None,
             timeout: float | None, json_file: str | None, args: list[str], *, quiet: bool = False,
-            repeat: int = 1, stamp_env: str | None = None, each=None, where: Placement = Placement(),
+            launches: int = 1, stamp_env: str | None = None, each=None, where: Placement = Placement(),
             launcher: str | None = None, srun_mpi: str | None = None):
-    """Launch the tool `repeat` times, each a stored run; yield (run_id, outcome, records, db path) per launch.
+    """Launch the tool `launches` times (one measurement), each a stored run; yield (run_id, outcome, records,
+    db path) per launch.
 
     Stops after a launch that did not complete (it is stored, with why), and exits after one whose
-    input the core refused (nothing stored), as `mpimark run` does.
+    input the core refused (nothing stored), as `mpimark run` does (recording.run_launches).
     """
     impl = mpi.find(mpi_name, mpi_prefix)
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
     with Store(db) as store:
-        for index in range(repeat):
-            if json_file:
-                json_path = Path(json_file).resolve()
-                if repeat > 1:  # one file per launch: FILE.1.jsonl, FILE.2.jsonl, ...
-                    json_path = json_path.with_name(f"{json_path.stem}.{index + 1}{json_path.suffix or '.jsonl'}")
-            else:
-                json_path = None  # beside the database, removed once stored (recording.run_stored)
-            run_id, outcome = recording.run_stored(store, impl, processes, core, tool, args, json_path,
-                                                   timeout=timeout, quiet=quiet, stamp_env=stamp_env, placement=where,
-                                                   srun=srun)
-            recording.refuse_bad_input(ctx, store, run_id, outcome)
+        for index, run_id, outcome in recording.run_launches(ctx, store, launches, impl, processes, core, tool, args,
+                                                             json_file, timeout=timeout, quiet=quiet,
+                                                             stamp_env=stamp_env, placement=where, srun=srun):
             records = store.records(run_id)
             if each is not None:
                 each(index, run_id, outcome)
             yield run_id, outcome, records, store.path
-            if outcome.status != "complete":
-                return
 
 
 def _fail_if_incomplete(ctx: click.Context, run_id: int, outcome: launch.Outcome) -> None:
@@ -202,8 +192,7 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
 @click.command("startup", cls=PassThroughCommand, context_settings=PASS_THROUGH)
 @click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[STARTUP OPTIONS...]")
 @_common
-@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
-              help="Launch K times; each launch is stored as a run of its own.")
+@launches_option("Launch N times; each launch is stored as a run of its own, together one measurement.")
 @click.option("--hello", is_flag=True, help="Also print osu_hello's line (`This is a test with N processes`).")
 @click.option("--init-only", is_flag=True, help="Only MPI_Init, as osu_init: no barrier phase.")
 @click.option("--out", "out", metavar="DIR", help="Also write the table to DIR/startup.txt.")
@@ -211,7 +200,7 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
 @click.pass_context
 def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
             launcher: str | None, srun_mpi: str | None,
-            timeout: float | None, db: str | None, json_file: str | None, repeat: int, hello: bool, init_only: bool,
+            timeout: float | None, db: str | None, json_file: str | None, launches: int, hello: bool, init_only: bool,
             out: str | None, verbose: bool, **placement_params) -> None:
     """MPI start-up time (docs/startup.md): K launches, shown as RIKEN's table; each launch is stored.
 
@@ -222,7 +211,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     Then each launch's MPI_Init time as osu_init prints it, and the
     launcher's start-to-exit time (what `time mpiexec osu_hello` measures;
     printed, not stored); --hello adds osu_hello's line, --init-only
-    measures MPI_Init alone. With --repeat K, --json FILE keeps launch k's
+    measures MPI_Init alone. With --launches K, --json FILE keeps launch k's
     stream as FILE.k.jsonl.
     """
     where = placement(placement_params, [processes])
@@ -240,27 +229,27 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
     def progress(index: int, run_id: int, outcome: launch.Outcome) -> None:
         seconds = (outcome.exit_ns - outcome.launch_ns) / 1e9 if outcome.exit_ns and outcome.launch_ns else None
         took = f", launcher start to exit {seconds:.3f} s" if seconds is not None else ""
-        note(f"launch {index + 1} of {repeat}: run {run_id} {outcome.status}{took}")
+        note(f"launch {index + 1} of {launches}: run {run_id} {outcome.status}{took}")
 
-    launches, ids, exits = [], [], []
+    measured, ids, exits = [], [], []
     failed = None
     db_path = None
     for run_id, outcome, records, db_path in _launch(ctx, "startup", processes, mpi_name, mpi_prefix, db, timeout,
-                                                      json_file, args, quiet=not verbose, repeat=repeat,
+                                                      json_file, args, quiet=not verbose, launches=launches,
                                                       stamp_env=LAUNCH_ENV, each=progress, where=where, launcher=launcher,
                                                       srun_mpi=srun_mpi):
         ids.append(run_id)
         if outcome.status != "complete":
             failed = (run_id, outcome)
             break
-        launches.append(startup_view.launch(records, run_id))
+        measured.append(startup_view.launch(records, run_id))
         if outcome.exit_ns and outcome.launch_ns:
             exits.append((outcome.exit_ns - outcome.launch_ns) / 1e6)
     if ids:
         note(f"stored as run{'s' if len(ids) > 1 else ''} {_id_list(ids)} in {tilde(db_path)}; "
               f"'mpimark show {' '.join(map(str, ids))}' shows this table again")
-    if launches:
-        text = startup_view.report(launches)
+    if measured:
+        text = startup_view.report(measured)
         if exits:
             text += (f"# launcher start to exit [s] per launch (what `time mpiexec ...` measures; not stored): "
                      f"{' '.join(f'{ms / 1000:.3f}' for ms in exits)}"

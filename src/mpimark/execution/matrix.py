@@ -9,8 +9,8 @@ by side within a process count:
 
 so that slow drift of the machine (other jobs, heat, a daemon waking up) hits
 every implementation alike instead of whichever happened to run during it,
-and `--repeat K` gives K launches of each, the unit compare tests on
-(reference/method.md §4.4). With a seed each round is shuffled as well
+and `--launches K` gives K launches of each (K rounds), the unit compare
+replicates (reference/method.md §4.4, docs/analysis.md). With a seed each round is shuffled as well
 (random.Random(seed)), so no implementation always runs right after the same
 other one; the seed is kept in the study's plan (studies.add_plan).
 
@@ -59,13 +59,13 @@ class Done:
     load_before: float  # the 1-minute load average when the launch started
 
 
-def plan(labels: Sequence[str], counts: Sequence[int], repeat: int, seed: int | None = None) -> list[Launch]:
-    """The launches in order: `repeat` rounds of every (process count, implementation), shuffled with a seed."""
-    if repeat < 1:
-        raise ValueError(f"repeat must be at least 1, not {repeat}")
+def plan(labels: Sequence[str], counts: Sequence[int], launches: int, seed: int | None = None) -> list[Launch]:
+    """The launches in order: `launches` rounds of every (process count, implementation), shuffled with a seed."""
+    if launches < 1:
+        raise ValueError(f"launches must be at least 1, not {launches}")
     shuffle = random.Random(seed).shuffle if seed is not None else None
     order: list[Launch] = []
-    for number in range(1, repeat + 1):
+    for number in range(1, launches + 1):
         cells = [(label, n) for n in counts for label in labels]
         if shuffle:
             shuffle(cells)

@@ -80,7 +80,7 @@ def markdown(verdict: Verdict, title: str) -> str:
 
 
 def _too_few_launches(verdict: Verdict) -> list[str]:
-    """Why rows of a study with 2 or 3 rounds carry no p: say it once, with the way out."""
+    """Why rows of a study with 2 or 3 launches of each arm carry no p: say it once, with the way out."""
     need = min_launches()
     few = sorted({min(len(r.best.samples_usec), len(r.default.samples_usec)) for r in verdict.rows
                   if r.default is not None and r.best is not r.default and r.p_value is None})
@@ -88,7 +88,7 @@ def _too_few_launches(verdict: Verdict) -> list[str]:
     if not few:
         return []
     return [f"untested rows have {few[0]} launch medians per algorithm; a two-sided rank test needs {need} "
-            f"to reach p <= 0.05 (study again with --repeat {need} or more)"]
+            f"to reach p <= 0.05 (study again with --launches {need} or more)"]
 
 
 def footnotes(verdict: Verdict) -> list[str]:
@@ -117,8 +117,8 @@ def _gain_cells(g: Gain) -> list[str]:
 
 
 GAIN_NOTE = ("gain: the default's median / the tuned file's (> 1: the file is faster); verdict by a two-sided "
-             "Mann-Whitney test at 0.05 (one median per launch with several rounds, where --repeat "
-             f"{min_launches()} or more is needed for a test; with one round the samples of the launch, which "
+             "Mann-Whitney test at 0.05 (one median per launch with several launches, where --launches "
+             f"{min_launches()} or more is needed for a test; with one launch the samples of the launch, which "
              "ignores launch-to-launch variation); TUNED SLOWER: the file is slower beyond the noise")
 
 

@@ -1,13 +1,19 @@
 """From the command line's RUN and STUDY selectors to labelled series of stored runs.
 
-A selector is a run id (`12`), a study (`mpi-eval`: one series per
+A selector is a run id (`12`), runs by id (`12-16`, `12,13,15`, `12-14,20`:
+one series of those runs), a study (`mpi-eval`: one series per
 implementation in it) or one implementation of a study (`mpi-eval:openmpi`).
+A run id that is a launch of a measurement (`mpimark run --launches N`)
+stands for the whole measurement, every launch of it: what compare, plot and
+report take as one condition (docs/analysis.md); `12-12` names run 12 alone,
+and so do show and export (measurements=False).
 A series is what one line of a plot or one column of a report table shows:
 one implementation, possibly over several runs (process counts, launches).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -105,11 +111,65 @@ def marked_waiting(record: dict, job: int | None) -> dict:
     return record
 
 
-def resolve(store: Store, selector: str, results: bool = True) -> list[Series]:
-    """The series one selector stands for; StoreError when it names nothing. results: as _load's."""
-    if selector.isdigit():
-        run = _load(store, int(selector), results)
-        return [Series(run_label(run.row), (run,))]
+# Runs by id: 12, 12-16, 12,13,15, 12-14,20 (a study's name cannot look like this: studies.check_name).
+RUN_IDS = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*")
+
+
+def run_ranges(selector: str) -> list[tuple[int, int]] | None:
+    """The (first, last) ranges of run ids a selector names (None: it is not a run selector); StoreError
+    for a range that runs backwards (16-12)."""
+    if not RUN_IDS.fullmatch(selector):
+        return None
+    ranges = []
+    for part in selector.split(","):
+        low, _, high = part.partition("-")
+        first, last = int(low), int(high or low)
+        if last < first:
+            raise StoreError(f"{part}: a range of runs goes from the lower id to the higher ({high}-{low})")
+        ranges.append((first, last))
+    return ranges
+
+
+def selector_of(ids: list[int]) -> str:
+    """The selector naming exactly these runs: "12-16", "12,13,15", "12-14,20"."""
+    parts: list[str] = []
+    for run_id in sorted(set(ids)):
+        if parts and run_id == int(parts[-1].rpartition("-")[2]) + 1:
+            parts[-1] = f"{parts[-1].partition('-')[0]}-{run_id}"
+        else:
+            parts.append(str(run_id))
+    return ",".join(parts)
+
+
+def _named_runs(store: Store, selector: str, ranges: list[tuple[int, int]], measurements: bool) -> list[int]:
+    """The ids the ranges name, each of which must be stored; one run id alone: the runs of its
+    measurement (measurements True). Read from the store by range: `1-99999999` is one query."""
+    ids: set[int] = set()
+    for first, last in ranges:
+        found = [int(row[0]) for row in store.query("SELECT id FROM runs WHERE id BETWEEN ? AND ? ORDER BY id",
+                                                     (first, last))]
+        missing = next((i for i, run_id in enumerate(found, first) if i != run_id), None)
+        if missing is None and len(found) < last - first + 1:
+            missing = first + len(found)
+        if missing is not None:
+            store.run(missing)  # StoreError: no run N, and where the stored ones are listed
+        ids.update(found)
+    if measurements and selector.isdigit():
+        measurement = store.run(ranges[0][0]).measurement
+        if measurement is not None:
+            return store.measurement_runs(measurement)
+    return sorted(ids)
+
+
+def resolve(store: Store, selector: str, results: bool = True, measurements: bool = True) -> list[Series]:
+    """The series one selector stands for; StoreError when it names nothing. results: as _load's.
+
+    measurements: a run id alone stands for every launch of its measurement (see the module's doc).
+    """
+    ranges = run_ranges(selector)
+    if ranges is not None:
+        loaded = tuple(_load(store, run_id, results) for run_id in _named_runs(store, selector, ranges, measurements))
+        return [Series(run_label(loaded[0].row), loaded)]
     study, _, implementation = selector.partition(":")
     found = [m for m in studies.members(store, study) if not implementation or m.implementation == implementation]
     if not found:
@@ -117,7 +177,7 @@ def resolve(store: Store, selector: str, results: bool = True) -> list[Series]:
         if known:
             raise StoreError(f"study {study!r} has no implementation {implementation!r}; it has "
                              f"{', '.join(known)}")
-        raise StoreError(f"{selector!r} is neither a run id nor a study in {store.path}; "
+        raise StoreError(f"{selector!r} is neither a run id nor a study in {store.path} (runs: 12, 12-16, 12,13); "
                          "'mpimark runs' and 'mpimark study list' show what is stored")
     by_label: dict[str, list[LoadedRun]] = {}
     for member in found:
@@ -131,9 +191,11 @@ def resolve(store: Store, selector: str, results: bool = True) -> list[Series]:
     return [Series(label, tuple(by_label[label])) for label in ordered]
 
 
-def load(store: Store, selectors: list[str] | tuple[str, ...], results: bool = True) -> list[Series]:
-    """Every selector's series, in order; equal labels get the run id (or a count) added. results: as _load's."""
-    series = [s for selector in selectors for s in resolve(store, selector, results)]
+def load(store: Store, selectors: list[str] | tuple[str, ...], results: bool = True,
+         measurements: bool = True) -> list[Series]:
+    """Every selector's series, in order; equal labels get the run id (or a count) added. results,
+    measurements: as resolve's."""
+    series = [s for selector in selectors for s in resolve(store, selector, results, measurements)]
     counts: dict[str, int] = {}
     for s in series:
         counts[s.label] = counts.get(s.label, 0) + 1

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Literal
 
 from mpimark.errors import MpimarkError
 from mpimark.paths import data_dir
@@ -202,6 +203,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE runs ADD COLUMN source_sha256 TEXT",
         "CREATE INDEX runs_by_source_sha256 ON runs (source_sha256)",
     ),
+    # 7: the measurement a run is a launch of (`mpimark run --launches N`): the id of the measurement's
+    # first run, on each of its runs, that one included; NULL for a run stored alone (a measurement of
+    # one launch). Launches, not samples, are what compare replicates (docs/analysis.md).
+    (
+        "ALTER TABLE runs ADD COLUMN measurement INTEGER",
+        "CREATE INDEX runs_by_measurement ON runs (measurement)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
@@ -255,6 +263,8 @@ class RunRow:
     # The mpimark process that writes the run while it runs (owner_now()) and the stream file it reads.
     owner: dict | None = None
     stream_path: str | None = None
+    # The measurement this run is a launch of: its first run's id (None: stored alone, one launch).
+    measurement: int | None = None
 
 
 def _process_start(pid: int) -> int | None:
@@ -537,22 +547,31 @@ class Store:
 
     def begin_run(self, *, launch_command: list[str], environment: Mapping[str, str], mpi_name: str | None,
                   mpi_prefix: str | None, requested_processes: int, suite: str,
-                  placement: Mapping | None = None, stream_path: str | Path | None = None) -> int:
+                  placement: Mapping | None = None, stream_path: str | Path | None = None,
+                  measurement: int | Literal["new"] | None = None) -> int:
         """A new run in status 'running', owned by this process; only the MPI-steering part of environment is kept.
 
         placement: what was asked for (Placement.to_record()), None for the launcher's defaults.
         stream_path: the stream file the records come from, for `mpimark recover` should this process die.
+        measurement: "new" begins a measurement of several launches (its id: this run's), an id adds the
+        run to that measurement as its next launch, None stores the run alone.
         """
         with self.transaction() as conn:
+            if isinstance(measurement, int):
+                self._require_run(conn, measurement)
             cursor = conn.execute(
                 "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
-                " launch_command, environment, placement, owner, stream_path)"
-                " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " launch_command, environment, placement, owner, stream_path, measurement)"
+                " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (_now_utc(), suite, mpi_name, mpi_prefix, requested_processes, _dumps(list(launch_command)),
                  _dumps(steering_environment(environment)), None if placement is None else _dumps(dict(placement)),
-                 _dumps(owner_now()), None if stream_path is None else str(stream_path)),
+                 _dumps(owner_now()), None if stream_path is None else str(stream_path),
+                 measurement if isinstance(measurement, int) else None),
             )
-            return int(cursor.lastrowid)
+            run_id = int(cursor.lastrowid)
+            if measurement == "new":  # in the same transaction: no reader sees the first launch alone
+                conn.execute("UPDATE runs SET measurement = id WHERE id = ?", (run_id,))
+            return run_id
 
     def add_run(self, *, records: Iterable[dict], status: str, message: str | None, **meta) -> int:
         """A whole run in one transaction (begin_run's meta, the records, the final status): all or nothing.
@@ -749,7 +768,7 @@ class Store:
         "SELECT id, started_utc, finished_utc, status, status_message, suite, mpi_name, mpi_prefix,"
         " mpi_library_version, mpi_standard_version, requested_processes, processes, hosts, launch_command,"
         " environment, (SELECT count(*) FROM results WHERE results.run_id = runs.id), elapsed_s,"
-        " load_average_after, placement, nodes, ranks_per_node, owner, stream_path FROM runs"
+        " load_average_after, placement, nodes, ranks_per_node, owner, stream_path, measurement FROM runs"
     )
 
     @staticmethod
@@ -772,6 +791,11 @@ class Store:
         if row is None:
             raise StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
         return self._run_row(row)
+
+    def measurement_runs(self, measurement: int) -> list[int]:
+        """The ids of a measurement's runs (its launches), in the order they ran; [] when there is none."""
+        rows = self.query("SELECT id FROM runs WHERE measurement = ? ORDER BY id", (measurement,))
+        return [int(row[0]) for row in rows]
 
     _CONTEXT_QUERY = (
         "SELECT seq, record FROM events WHERE run_id = :id"

@@ -10,13 +10,14 @@ The tables (study_runs, study_plans) are created by the store's migration 2
 
 The boundary the matrix command calls:  add_run(store, study, run_id, implementation)
 and, once per invocation, add_plan(store, study, plan): what it was asked to run
-and in which order (the implementations, process counts, rounds, the shuffle
+and in which order (the implementations, process counts, launches, the shuffle
 seed), kept as JSON in the table study_plans.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -30,10 +31,10 @@ class Member:
 
 
 def check_name(study: str) -> None:
-    """Study names must not look like run ids or selectors (`12`, `a:b`)."""
-    if not study or study.isdigit() or ":" in study or study != study.strip():
-        raise StoreError(f"{study!r} cannot name a study: use a name that is not a number and has no ':' "
-                         "or surrounding spaces")
+    """Study names must not look like run ids or selectors (`12`, `12-16`, `12,13`, `a:b`)."""
+    if not study or re.fullmatch(r"[\d,-]+", study) or ":" in study or study != study.strip():
+        raise StoreError(f"{study!r} cannot name a study: use a name that is not run ids (12, 12-16, 12,13) and "
+                         "has no ':' or surrounding spaces")
 
 
 def _now() -> str:
@@ -49,9 +50,16 @@ def add_plan(store: Store, study: str, plan: dict) -> None:
 
 
 def plans(store: Store, study: str) -> list[dict]:
-    """The plans recorded for study, oldest first, each with its added_utc."""
+    """The plans recorded for study, oldest first, each with its added_utc and its launches: the launches
+    of each condition (plans written before --launches was named so call it "repeat")."""
     rows = store.query("SELECT added_utc, plan FROM study_plans WHERE study = ? ORDER BY rowid", (study,))
-    return [{"added_utc": added, **json.loads(plan)} for added, plan in rows]
+    return [_with_launches({"added_utc": added, **json.loads(plan)}) for added, plan in rows]
+
+
+def _with_launches(plan: dict) -> dict:
+    launches = plan.get("launches", plan.get("repeat"))
+    # "repeat" stays given as well while `study list` (commands/analysis_cmds.py) still reads that key.
+    return {**plan, "launches": launches, "repeat": launches} if launches is not None else plan
 
 
 def add_run(store: Store, study: str, run_id: int, implementation: str | None = None) -> Member:
