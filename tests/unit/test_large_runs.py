@@ -295,7 +295,7 @@ def test_a_short_table_is_still_laid_out_by_rich(monkeypatch):
 
 def test_compare_reads_each_run_as_it_compares_it(big_run, monkeypatch):
     """Two runs of any size: each read once from the store, never loaded whole, the same comparison."""
-    from mpimark.analysis.statistics import compare_launches
+    from mpimark.analysis.launches import compare_launches
     from mpimark.presentation import comparison
 
     with Store(big_run) as store:
@@ -368,7 +368,7 @@ def test_one_benchmark_s_rows_are_let_go_before_the_next_are_read(tmp_path, monk
 
 
 def test_a_long_comparison_is_written_as_rich_writes_it_without_rich_s_layout(big_run, monkeypatch):
-    from mpimark.analysis.statistics import compare_launches
+    from mpimark.analysis.launches import compare_launches
     from mpimark.presentation import comparison, long_table
 
     with Store(big_run) as store:
@@ -398,14 +398,14 @@ def _styled_chars(parts, width: int) -> list[tuple[str, str]]:
 
 
 def _verdict_comparison(rows: int, shift_usec: float, benchmark: str):
-    """A comparison of rows sizes where B is slower, faster and the same by turns (samples given)."""
-    from mpimark.analysis.statistics import compare_launches
+    """A comparison of rows sizes where B is slower, faster and the same by turns (5 launches a side)."""
+    from mpimark.analysis.launches import compare_launches
 
-    def launch(side: int) -> list[dict]:
+    def launch(side: int, number: int) -> list[dict]:
         return [result_record(benchmark=benchmark, bytes=size, samples_ns=[int(1000 * (10 + (side * shift_usec * (size % 3 - 1))
-                                                                  + 0.01 * i)) for i in range(30)])
+                                                                  + 0.01 * i + 0.1 * number)) for i in range(30)])
                 for size in range(rows)]
-    return compare_launches([launch(0)], [launch(1)])
+    return compare_launches([launch(0, n) for n in range(5)], [launch(1, n) for n in range(5)])
 
 
 @pytest.mark.parametrize("benchmark", ["PingPong", "Ping日本µ"])  # wide and non-ASCII characters before the verdicts
@@ -520,7 +520,7 @@ def test_a_report_of_several_series_reads_a_benchmark_at_a_time(tmp_path, monkey
 
 def test_compare_study_reads_each_run_as_it_compares_it(tmp_path, monkeypatch):
     """compare STUDY: the comparison of the whole runs, each run streamed and none of its records kept."""
-    from mpimark.analysis.statistics import compare_launches
+    from mpimark.analysis.launches import compare_launches
     from mpimark.presentation import comparison
 
     db = _study(tmp_path)
