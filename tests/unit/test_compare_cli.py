@@ -198,3 +198,14 @@ def test_gate_markdown_and_json_for_ci(db):
 def test_gate_threshold_must_be_a_percentage(db):
     result = invoke("compare", "1", "2", "--fail-if-slower", "five", "--db", str(db))
     assert result.exit_code == 2 and "is not a percentage" in result.stderr
+
+
+def test_a_side_pooling_unlike_launches_is_refused_unless_allowed(db):
+    with Store(db) as store:
+        for run_id, impl in ((3, "x"), (8, "x"), (4, "y")):  # x: an Open MPI launch and an MPICH one
+            studies.add_run(store, "mix", run_id, impl)
+    refused = assert_one_error_line(invoke("compare", "mix:y", "mix:x", "--db", str(db)))
+    assert "B pools unlike launches" in refused and "MPI library" in refused and "--allow-mixed" in refused
+    allowed = invoke("compare", "mix:y", "mix:x", "--allow-mixed", "--db", str(db))
+    assert allowed.exit_code == 0 and "warning: B pools unlike launches" in allowed.stdout
+    assert "x pools unlike launches" in assert_one_error_line(invoke("compare", "mix", "--db", str(db)))

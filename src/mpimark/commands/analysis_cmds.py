@@ -21,6 +21,7 @@ from mpimark.records.mpi_library import label as library_label
 from mpimark.presentation import comparison, gate_text
 from mpimark.records import placement
 from mpimark.storage import studies
+from mpimark.storage.uniformity import mixed_launches
 from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, file_sha256, parse_file, store_parsed
 from mpimark.storage.selection import by_placement, load, resolve, run_label, Series, streamed
 from mpimark.storage.store import Store
@@ -114,9 +115,12 @@ def _only_sizes(runs: Iterable[Iterable[dict]], sizes: list[int] | None) -> list
                    "benchmark's): exit 0 when every interval lies below 1 + PERCENT (not slower), 3 when one "
                    "lies above it (slower), 4 when the launches cannot tell (undecided: the summary says how "
                    "many launches a side would).")
+@click.option("--allow-mixed", is_flag=True,
+              help="Compare a side whose launches are not one condition (another MPI library, placement or job "
+                   "size pooled in the same rows), with a warning, instead of refusing it.")
 @db_option
 def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
-                    correction: str, fail_if_slower: float | None, db: str | None) -> None:
+                    correction: str, fail_if_slower: float | None, allow_mixed: bool, db: str | None) -> None:
     """Compare B with A, launch by launch: per row the median of each side's launch values, B/A with its
     interval over launches, a Mann-Whitney verdict on the launch values (slower, faster, ~, or ? with too
     few launches); per benchmark and overall the geomean B/A with its interval over launches.
@@ -133,13 +137,14 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
     would likely decide). 1 is an error, 2 a usage error.
     """
     if b is None:
-        gated = _compare_study(a, baseline, sizes, fmt, alpha, correction, db)
+        gated = _compare_study(a, baseline, sizes, fmt, alpha, correction, allow_mixed, db)
         _gate(gated, fail_if_slower, fmt, alpha, named=True)
         return
     if baseline:
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
     with Store(db, for_reading=True) as store:  # each run read as compared: two runs of any size
         side_a, side_b = _one_series(store, a, "A", results=False), _one_series(store, b, "B", results=False)
+        mixed = _mixed(store, [("A", side_a), ("B", side_b)], allow_mixed)
         result = compare_launches(_only_sizes(streamed(store, side_a), sizes),
                                   _only_sizes(streamed(store, side_b), sizes), alpha, correction)
     if not result.rows:
@@ -147,6 +152,7 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
                            "group and size); 'mpimark show RUN' lists what each holds")
     label_a, label_b = _describe(side_a), _describe(side_b)
     result = _with_placement_notes(result, side_a, side_b, "A", "B")
+    result = dataclasses.replace(result, warnings=[*mixed, *result.warnings]) if mixed else result
     if fmt == "table":
         terminal = _console()
         for part in comparison.rich_parts(result, label_a, label_b, terminal.width):
@@ -170,6 +176,18 @@ def _gate(gated: gate_text.Gated, threshold: float | None, fmt: str, alpha: floa
         raise click.exceptions.Exit(decision.exit_status)
 
 
+def _mixed(store: Store, sides: list[tuple[str, Series]], allowed: bool) -> list[str]:
+    """Each side's launches must be one condition (storage/uniformity.py): refused with the reason, or with
+    --allow-mixed the reasons as warnings."""
+    reasons = [f"{name} pools unlike launches: {reason}" for name, series in sides
+               for reason in mixed_launches(series, store)]
+    if reasons and not allowed:
+        raise MpimarkError(f"{reasons[0]}{f' (and {len(reasons) - 1} more)' if len(reasons) > 1 else ''}; "
+                           "select launches of one condition (a run range such as 12-16, or a study's "
+                           "implementation), or compare them anyway with --allow-mixed")
+    return reasons
+
+
 def _placed(series: Series) -> list[tuple[dict | None, str | None]]:
     return [(run.row.placement, placement.shape(run.row.nodes, run.row.ranks_per_node)) for run in series.runs]
 
@@ -188,7 +206,7 @@ def _library(series: Series) -> str:
 
 
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
-                   correction: str, db: str | None) -> gate_text.Gated:
+                   correction: str, allow_mixed: bool, db: str | None) -> gate_text.Gated:
     with Store(db, for_reading=True) as store:
         series = resolve(store, selector, results=False)
         if len(series) < 2:
@@ -199,11 +217,14 @@ def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None,
             raise MpimarkError(f"--baseline {baseline}: {selector} has no such implementation; it has "
                                f"{', '.join(labels)}")
         base = next(s for s in series if s.label == (baseline or labels[0]))
+        mixed = _mixed(store, [(s.label, s) for s in series], allow_mixed)
         pairs = []
         for other in (s for s in series if s is not base):  # each run read as compared (as compare A B)
             compared = compare_launches(_only_sizes(streamed(store, base), sizes),
                                         _only_sizes(streamed(store, other), sizes), alpha, correction)
-            pairs.append((other.label, _with_placement_notes(compared, base, other, base.label, other.label)))
+            compared = _with_placement_notes(compared, base, other, base.label, other.label)
+            notes = [m for m in mixed if m.startswith((f"{base.label} ", f"{other.label} "))]
+            pairs.append((other.label, dataclasses.replace(compared, warnings=[*notes, *compared.warnings])))
     if not any(c.rows for _, c in pairs):
         raise MpimarkError(f"the implementations of {selector} have no measured row in common (same benchmark, "
                            "processes, mode, group and size)")
@@ -371,7 +392,7 @@ def study_list(study: str | None, db: str | None) -> None:
                 labels = ",".join(i["label"] for i in plan.get("implementations", []))
                 seed = "round robin" if plan.get("seed") is None else f"round robin, shuffled with seed {plan['seed']}"
                 click.echo(f"# matrix {plan['added_utc']}: --mpi {labels} -n {','.join(map(str, plan['processes']))} "
-                           f"--repeat {plan['repeat']} ({seed}): {plan['suite']} {' '.join(plan['args'])}")
+                           f"--launches {plan['launches']} ({seed}): {plan['suite']} {' '.join(plan['args'])}")
 
 
 COMMANDS = (compare_command, plot_command, report_command, import_command, study_group)
