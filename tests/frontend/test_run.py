@@ -82,3 +82,19 @@ def test_two_launches_are_stored_as_one_measurement(need, db):
     compared = mpimark("compare", "1", "2-2", "--db", str(db))  # run 1: its measurement (1-2), against run 2 alone
     assert compared.returncode == 0, compared.stderr
     assert "(runs 1, 2)" in compared.stdout and "(run 2)" in compared.stdout
+
+
+def test_two_live_launches_one_a_side_never_fail_the_gate_and_say_launches_decide(need, db):
+    # Issue 22: two identical 2-rank Allreduce launches failed the old gate against each other in both
+    # directions (their samples taken as independent evidence). One launch a side decides nothing.
+    need("openmpi")
+    for _ in range(2):
+        result = mpimark("run", "mpi1", "Allreduce", "-n", "2", "-msglog", "0:10", "-time", "30",
+                         "--mpi", "openmpi", "--quiet", "--db", str(db))
+        assert result.returncode == 0, result.stderr
+    for a, b in (("1", "2"), ("2", "1")):
+        gated = mpimark("compare", a, b, "--fail-if-slower", "5%", "--db", str(db))
+        assert gated.returncode == 4, gated.stdout + gated.stderr
+        assert "Launches decide" in gated.stdout and "UNDECIDED (exit 4)" in gated.stdout
+        assert all(line.rstrip("│ ").endswith("?") for line in gated.stdout.splitlines()
+                   if line.startswith("│ Allreduce"))
