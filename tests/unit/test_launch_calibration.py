@@ -57,14 +57,24 @@ def test_ten_percent_is_caught_with_ten_launches_a_side_at_three_percent_launch_
     assert _share(decisions, gate.SLOWER) >= 0.80
 
 
-@pytest.mark.parametrize("count", [3, 5, 10])
-def test_the_geomean_interval_covers_the_true_ratio_95_percent_of_the_time(count):
-    rng = numpy.random.default_rng(100 + count)
-    trials, covered = 1000, 0
+def _coverage(seed: int, count: int, trials: int = 1000) -> float:
+    rng = numpy.random.default_rng(seed)
+    covered = 0
     for _ in range(trials):
         overall = compare_launches(launches(rng, count), launches(rng, count, 1.2)).overall
         covered += overall.low <= 1.2 <= overall.high
-    assert 0.93 <= covered / trials <= 0.97
+    return covered / trials
+
+
+@pytest.mark.parametrize("count", [5, 10])
+def test_the_geomean_interval_covers_the_true_ratio_95_percent_of_the_time(count):
+    assert 0.93 <= _coverage(100 + count, count) <= 0.97
+
+
+def test_with_three_launches_a_side_the_interval_errs_on_the_wide_side():
+    # Welch's degrees of freedom, estimated from 3 launches a side, are fewer than the 4 a pooled t would
+    # take: the interval is wider than it need be (about 97 %; benchmarks/README.md), never narrower.
+    assert 0.94 <= _coverage(103, 3) <= 0.99
 
 
 def test_the_row_intervals_cover_the_true_ratio_at_least_95_percent_of_the_time():
