@@ -17,8 +17,9 @@ from rich.cells import cell_len
 from rich.text import Text
 
 # Above this many rows show --stats and compare write a table here instead of with rich's layout, whose
-# time and memory grow with its cells (a 66 000-row table: over a minute of CPU and some hundred MB).
-LONG_ROWS = 1000
+# time and memory grow with its cells (a 66 000-row table: over a minute of CPU and some hundred MB; compare's
+# 315 rows of a 16-rank MPI-1 run: 1.2 s of its 2 s).
+LONG_ROWS = 200
 
 # Lines per Text handed to the console: one print per line made a long table slow, one Text of every
 # line held the whole table's text a second time.
