@@ -1,11 +1,19 @@
-"""analysis/algorithms.py and the tuning file writers of presentation/algorithms.py (no MPI)."""
+"""analysis/algorithms.py and the tuning file writers of presentation/algorithms.py (no MPI); `algorithms
+tune` on a stored study."""
 
 from __future__ import annotations
 
 import json
 
-from mpimark.analysis.algorithms import NOT_FORCED, TUNED, Arm, evaluate, gains, library_bytes, size_measure
+import pytest
+
+from mpimark.analysis.algorithms import NOT_FORCED, TUNED, Arm, chosen, evaluate, gains, library_bytes, size_measure
 from mpimark.presentation import algorithms as shown
+from mpimark.storage import studies
+from mpimark.storage.store import Store
+
+from .cli_helpers import invoke
+from .conftest import store_records
 
 DEFAULT = Arm("Allreduce:default", "Allreduce", "default", None)
 RING = Arm("Allreduce:ring", "Allreduce", "ring", 4)
@@ -31,10 +39,13 @@ def _verdict():
 def test_best_default_speedup_and_wrong_data_left_out():
     rows = _verdict().rows
     small, large = rows
-    assert small.best.arm == DEFAULT and small.speedup == 1.0 and small.p_value is None
+    assert small.best.arm == DEFAULT and small.speedup == 1.0 and small.rival.arm == RING
     assert small.excluded == (("recursive_doubling", "wrong data: 2 defects (-check)"),)
-    assert large.best.arm == RING and round(large.speedup, 2) == 1.25 and large.significant
-    assert large.best.ci_low_usec <= large.best.median_usec <= large.best.ci_high_usec
+    assert large.best.arm == RING and round(large.speedup, 2) == 1.25 and large.rival.arm == DEFAULT
+    # One launch of each arm: a ratio (its launch values are the medians), no interval, nothing decided.
+    assert large.estimate.ratio == pytest.approx(4.045 / 5.045) and large.estimate.low is None
+    assert not large.decided and large.launches_needed is None
+    assert shown.decision(large) == "undecided against default: one launch a side, launches decide"
 
 
 def test_a_run_marked_not_forced_is_not_ranked():
@@ -131,41 +142,113 @@ def test_library_bytes():
 TUNED_ARM = Arm("Allreduce:tuned", "Allreduce", TUNED, -1)
 
 
-def test_gains_say_faster_slower_or_within_the_noise():
-    def res(size, usec, spread=0.01):
-        r = _result(size, usec)
-        r["samples_ns"] = [int((usec + spread * i) * 1000) for i in range(10)]
-        return r
+LEVELS = (1.0, 1.03, 0.98, 1.01, 0.97)  # five launches, each at its own level
+
+
+def _launched(arm: Arm, first_run: int, times: dict[int, float], levels=LEVELS) -> list:
+    """A launch per level of one arm: its row at each size at times[size] x the launch's level."""
+    return [(first_run + i, [_result(size, usec * level) for size, usec in times.items()])
+            for i, level in enumerate(levels)]
+
+
+def test_gains_say_faster_slower_or_undecided_over_launches():
     v = evaluate({DEFAULT.label: DEFAULT, TUNED_ARM.label: TUNED_ARM}, {
-        DEFAULT.label: [(1, [res(0, 2.0), res(8, 2.0), res(16, 2.0, 1.0)])],
-        TUNED_ARM.label: [(2, [res(0, 1.0), res(8, 3.0), res(16, 2.0, 1.0)])]})
+        DEFAULT.label: _launched(DEFAULT, 10, {0: 2.0, 8: 2.0, 16: 2.0}),
+        TUNED_ARM.label: _launched(TUNED_ARM, 20, {0: 1.0, 8: 3.0, 16: 2.02}, LEVELS[::-1])})
     found = {g.bytes: g for g in gains(v)}
-    assert found[0].verdict == "faster" and round(found[0].gain, 1) == 2.0
-    assert found[8].verdict == "slower" and found[8].gain < 1 and found[8].p_value < 0.05
-    assert found[16].verdict == "same"
+    assert found[0].verdict == "faster" and found[0].gain == pytest.approx(2.0, rel=0.03)
+    assert found[8].verdict == "slower" and found[8].gain < 1 and found[8].estimate.low > 1
+    assert found[16].verdict == "undecided" and found[16].estimate.low < 1 < found[16].estimate.high
     md = shown.gains_markdown(list(found.values()), "v")
-    assert "TUNED SLOWER" in md and "tuned faster" in md
+    assert "TUNED SLOWER" in md and "tuned faster" in md and "~ (undecided)" in md
+    one = gains(evaluate({DEFAULT.label: DEFAULT, TUNED_ARM.label: TUNED_ARM}, {
+        DEFAULT.label: [(1, [_result(0, 2.0)])], TUNED_ARM.label: [(2, [_result(0, 1.0)])]}))
+    assert [g.verdict for g in one] == ["untested"]  # 10 samples a side, twice as fast: one launch decides nothing
 
 
-def _rounds(k):
-    """k launches per arm; the ring is clearly faster in every one."""
-    return evaluate(ARMS, {
-        DEFAULT.label: [(10 + i, [_result(1024, 5.0 + 0.1 * i)]) for i in range(k)],
-        RING.label: [(20 + i, [_result(1024, 4.0 + 0.1 * i)]) for i in range(k)],
-    })
+def _rounds(k, ring=4.0):
+    """k launches per arm at the levels of LEVELS (repeated)."""
+    levels = [LEVELS[i % len(LEVELS)] for i in range(k)]
+    return evaluate(ARMS, {DEFAULT.label: _launched(DEFAULT, 10, {1024: 5.0}, levels),
+                           RING.label: _launched(RING, 20, {1024: ring}, levels[::-1])})
 
 
-def test_three_rounds_cannot_be_significant_and_the_footnote_says_why():
+def test_one_launch_decides_no_winner_and_the_footnote_says_why():
+    row, = _rounds(1).rows
+    assert row.best.arm == RING and len(row.best.launches_usec) == 1 and not row.decided
+    why = [line for line in shown.footnotes(_rounds(1)) if "one launch of each arm" in line]
+    assert len(why) == 1 and "--launches 5 or more" in why[0]
+    assert "--launches 5 or more" in shown.markdown(_rounds(1), "t")
+
+
+def test_a_clear_winner_over_launches_is_decided_and_needs_no_footnote():
     row, = _rounds(3).rows
-    assert row.best.arm == RING and len(row.best.samples_usec) == 3
-    assert row.p_value is None and not row.significant
-    why = [line for line in shown.footnotes(_rounds(3)) if "launch medians" in line]
-    assert why == ["untested rows have 3 launch medians per algorithm; a two-sided rank test needs 4 "
-                   "to reach p <= 0.05 (study again with --launches 4 or more)"]
-    assert "--launches 4 or more" in shown.markdown(_rounds(3), "t")
+    assert row.best.arm == RING and row.decided and row.estimate.high < 1
+    assert row.estimate.ratio == pytest.approx(0.8, rel=0.01)
+    assert shown.decision(row) == "decided against default"
+    assert not [line for line in shown.footnotes(_rounds(3)) if "one launch" in line]
 
 
-def test_four_rounds_are_tested_and_need_no_footnote():
-    row, = _rounds(4).rows
-    assert row.p_value is not None and row.p_value <= 0.05 and row.significant
-    assert not [line for line in shown.footnotes(_rounds(4)) if "launch medians" in line]
+def test_a_winner_within_the_launches_noise_is_undecided_and_says_what_would_tell():
+    row, = _rounds(5, ring=4.95).rows
+    assert row.best.arm == RING and not row.decided and 5 < row.launches_needed < 1000
+    assert shown.decision(row) == f"undecided against default: {row.launches_needed} launches a side would tell"
+
+
+def test_where_the_default_wins_it_is_measured_against_the_runner_up():
+    row, = _rounds(5, ring=6.0).rows
+    assert row.best.arm == DEFAULT and row.rival.arm == RING and row.decided
+
+
+def test_chosen_keeps_the_default_where_the_winner_is_undecided_unless_asked():
+    verdict = evaluate(ARMS, {DEFAULT.label: _launched(DEFAULT, 10, {8: 5.0, 1024: 5.0}),
+                              RING.label: _launched(RING, 20, {8: 4.95, 1024: 4.0}, LEVELS[::-1])})
+    small, large = verdict.rows
+    assert (small.best.arm, small.decided, large.best.arm, large.decided) == (RING, False, RING, True)
+    kept = chosen(verdict)
+    assert [r.best.arm for r in kept.rows] == [DEFAULT, RING]
+    assert shown.undecided_notes(verdict, kept) == []
+    assert [shown.written(r, c) for r, c in zip(verdict.rows, kept.rows)] == ["default (kept: undecided)", "ring"]
+    every = chosen(verdict, include_undecided=True)
+    assert [r.best.arm for r in every.rows] == [RING, RING]
+    notes = shown.undecided_notes(verdict, every)
+    assert len(notes) == 1 and notes[0].startswith("Allreduce np 2 8 bytes: ring UNDECIDED (undecided against default")
+    text = shown.undecided_header(notes) + shown.openmpi_rules(shown.choices(every))
+    assert text.startswith("# UNDECIDED: written by mpimark algorithms tune --include-undecided")
+    assert shown.parse_openmpi_rules(text) == {2: {2: [(8, 4, 0, 0)]}}  # the marks are comments to the library
+
+
+def _study(db, rows: dict[str, dict[int, float]]) -> None:
+    """A stored Open MPI algorithm study of Allreduce at 2 ranks, five launches of each arm, interleaved."""
+    arms = [DEFAULT, RING]
+    with Store(db) as store:
+        studies.add_plan(store, "alg", {"kind": "algorithms", "mpi": "openmpi", "mpi_kind": "openmpi",
+                                        "library_version": "Open MPI v4.1.4", "suite": "mpi1", "args": [],
+                                        "processes": [2], "launches": 5, "seed": None,
+                                        "arms": [{"label": a.label, "op": a.op, "name": a.name, "id": a.id}
+                                                 for a in arms], "selectables": [], "command": ["mpimark"]})
+        for i, level in enumerate(LEVELS):
+            for arm in arms:
+                own = level if arm is DEFAULT else LEVELS[-1 - i]
+                run = store_records(store, [_result(size, usec * own) for size, usec in rows[arm.label].items()],
+                                    status="complete")
+                studies.add_run(store, "alg", run, arm.label)
+
+
+def test_tune_writes_decided_winners_only_and_the_rest_when_asked_marked(tmp_path):
+    db = str(tmp_path / "r.db")
+    _study(db, {DEFAULT.label: {8: 5.0, 1024: 5.0}, RING.label: {8: 4.95, 1024: 4.0}})
+    rules = tmp_path / "rules.txt"
+    result = invoke("algorithms", "tune", "alg", "-o", str(rules), "--db", db)
+    assert result.exit_code == 0, result.output
+    # 8 bytes: ring 1 % faster, within the launches' noise: the library's default (0) kept; 1024: ring decided
+    assert shown.parse_openmpi_rules(rules.read_text()) == {2: {2: [(8, 0, 0, 0), (1024, 4, 0, 0)]}}
+    assert "UNDECIDED" not in rules.read_text()
+    assert "default (kept: undecided)" in result.stdout and "decided against default" in result.stdout
+    assert "1 of 2 rows keep the library's default" in result.stderr
+    every = invoke("algorithms", "tune", "alg", "-o", str(rules), "--include-undecided", "--db", db)
+    assert every.exit_code == 0, every.output
+    text = rules.read_text()
+    assert shown.parse_openmpi_rules(text) == {2: {2: [(8, 4, 0, 0)]}}
+    assert text.startswith("# UNDECIDED") and "# Allreduce np 2 8 bytes: ring UNDECIDED" in text
+    assert "ring UNDECIDED" in every.stdout and "1 of 2 rows written UNDECIDED" in every.stderr

@@ -1,22 +1,29 @@
 """The verdicts of an algorithm study: per operation, process count and size, the best algorithm.
 
 Pure functions on stored records. Each arm (one algorithm of one operation,
-or the library's default) has one or more launches; as in compare_launches,
-one launch gives the samples of that launch, several give one median per
-launch (launches are the experimental unit, method.md §4.4). An arm whose
-launch was not shown to run the forced algorithm, or whose rows carry
-`-check` defects, is left out of the ranking with the reason.
+or the library's default) has one or more launches, each valued by its own
+figure of the row (the median of its samples): the launch is the unit of
+evidence, as in compare (docs/analysis.md, "The model"); the samples inside a
+launch describe that launch only. A winner is *decided* where the interval
+over launches of its time against the default's (or, where the default is
+best, against the runner-up's) lies below 1. An arm whose launch was not
+shown to run the forced algorithm, or whose rows carry `-check` defects, is
+left out of the ranking with the reason.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from mpimark.analysis.statistics import MIN_SAMPLES, mann_whitney_u, median, median_ci, smallest_p
+from mpimark.analysis import geomeans
+from mpimark.analysis.geomeans import Geomean
+from mpimark.analysis.statistics import median, median_ci
 from mpimark.records.figures import time_usec
 
 NOT_FORCED = "algorithm_not_forced"  # the event kind a study adds to a run that did not show its algorithm
+LEVEL = 0.95  # each row's interval
 
 
 @dataclass(frozen=True)
@@ -32,10 +39,19 @@ class Arm:
 @dataclass(frozen=True)
 class Entry:
     arm: Arm
-    median_usec: float
-    ci_low_usec: float | None
+    median_usec: float  # the median of its launch values
+    ci_low_usec: float | None  # that median's 95 % interval over launches; None: too few launches
     ci_high_usec: float | None
-    samples_usec: tuple[float, ...]
+    launches_usec: tuple[float, ...]  # one value per launch: the launch's median
+    runs: tuple[int, ...] = ()  # the runs (launches) behind them
+
+    @property
+    def geomean_usec(self) -> float:
+        """The geometric mean of its launch values, what best/rival compares (so the arms are ranked by it);
+        the median where a launch timed 0."""
+        if min(self.launches_usec) <= 0:
+            return self.median_usec
+        return math.exp(math.fsum(math.log(v) for v in self.launches_usec) / len(self.launches_usec))
 
 
 @dataclass(frozen=True)
@@ -43,13 +59,19 @@ class Row:
     op: str
     processes: int
     bytes: int
-    entries: tuple[Entry, ...]  # ranked: fastest first
+    entries: tuple[Entry, ...]  # ranked by their geometric means over launches: fastest first
     best: Entry
     default: Entry | None
-    speedup: float | None  # default's median / best's median
-    p_value: float | None  # best against default; None: not tested (too few samples, or best is the default)
-    significant: bool
+    speedup: float | None  # default's geometric mean over launches / best's
+    rival: Entry | None = None  # what the best is measured against: the default, or the runner-up where it won
+    estimate: Geomean | None = None  # best / rival over launches with its interval; None: no rival or a 0 time
+    launches_needed: int | None = None  # a side, to likely decide an undecided row; None: unknown
     excluded: tuple[tuple[str, str], ...] = ()  # (algorithm, why) left out of this row's ranking
+
+    @property
+    def decided(self) -> bool:
+        """The best beats its rival over launches: the interval of best / rival lies below 1."""
+        return self.estimate is not None and self.estimate.high is not None and self.estimate.high < 1
 
 
 @dataclass(frozen=True)
@@ -57,10 +79,6 @@ class Verdict:
     rows: list[Row]
     excluded_runs: list[tuple[int, str, str]] = field(default_factory=list)  # (run id, label, why)
     unfinished: list[tuple[int, str, str]] = field(default_factory=list)  # (run id, label, status): filled by the caller
-
-
-def _samples(record: dict) -> list[float]:
-    return [s / 1000 for s in record.get("samples_ns") or []]
 
 
 def run_problem(records: Sequence[dict]) -> str | None:
@@ -71,11 +89,39 @@ def run_problem(records: Sequence[dict]) -> str | None:
     return None
 
 
-def evaluate(arms: Mapping[str, Arm], runs: Mapping[str, Sequence[tuple[int, Sequence[dict]]]],
-             alpha: float = 0.05) -> Verdict:
-    """Rank the arms of each (operation, processes, bytes); runs: label -> [(run id, records)]."""
+def against(a: Entry, b: Entry) -> Geomean | None:
+    """b / a over their launches with its interval (geomeans.py: a t interval on the launches' logs; one launch
+    a side gives none); None where a launch timed 0."""
+    if min(a.launches_usec) <= 0 or min(b.launches_usec) <= 0:
+        return None
+    return geomeans.geomean(b.arm.label, geomeans.strata([(a.runs, b.runs, a.launches_usec, b.launches_usec)]),
+                            LEVEL)
+
+
+def _entry(arm: Arm, launches: list[tuple[int, dict]]) -> Entry:
+    values = tuple(time_usec(r) for _, r in launches)
+    ci = median_ci(values) if len(values) > 1 else None
+    return Entry(arm, median(values), ci.low if ci else None, ci.high if ci else None, values,
+                 tuple(run for run, _ in launches))
+
+
+def _row(op: str, processes: int, size: int, entries: list[Entry], excluded: list[tuple[str, str]]) -> Row:
+    entries.sort(key=lambda e: e.geomean_usec)
+    best = entries[0]
+    default = next((e for e in entries if e.arm.id is None), None)
+    speedup = default.geomean_usec / best.geomean_usec if default is not None and best.geomean_usec > 0 else None
+    rival = default if default is not None and default is not best else (entries[1] if len(entries) > 1 else None)
+    estimate = None if rival is None else against(rival, best)
+    needed = None
+    if estimate is not None and not (estimate.high is not None and estimate.high < 1):
+        needed = geomeans.launches_needed(estimate, 0.0, LEVEL)
+    return Row(op, processes, size, tuple(entries), best, default, speedup, rival, estimate, needed, tuple(excluded))
+
+
+def evaluate(arms: Mapping[str, Arm], runs: Mapping[str, Sequence[tuple[int, Sequence[dict]]]]) -> Verdict:
+    """Rank the arms of each (operation, processes, bytes); runs: label -> [(run id, records)], one launch each."""
     excluded_runs: list[tuple[int, str, str]] = []
-    per_cell: dict[tuple[str, int, int], dict[str, list[dict]]] = {}
+    per_cell: dict[tuple[str, int, int], dict[str, list[tuple[int, dict]]]] = {}
     for label, launches in runs.items():
         arm = arms[label]
         for run_id, records in launches:
@@ -83,57 +129,34 @@ def evaluate(arms: Mapping[str, Arm], runs: Mapping[str, Sequence[tuple[int, Seq
             if why:
                 excluded_runs.append((run_id, label, why))
                 continue
+            seen = set()
             for r in records:
                 if r.get("type") != "result" or r.get("benchmark", "").lower() != arm.op.lower():
                     continue
-                if r.get("group") is not None or time_usec(r) is None:
-                    continue
                 cell = (arm.op, r["processes"], r["bytes"])
-                per_cell.setdefault(cell, {}).setdefault(label, []).append(r)
+                if r.get("group") is not None or time_usec(r) is None or cell in seen:
+                    continue
+                seen.add(cell)  # a launch's row counts once
+                per_cell.setdefault(cell, {}).setdefault(label, []).append((run_id, r))
     rows = []
     for (op, processes, size), by_label in sorted(per_cell.items()):
         entries, excluded = [], []
-        for label, records in by_label.items():
-            arm = arms[label]
-            defects = sum(r.get("defects") or 0 for r in records)
+        for label, launches in by_label.items():
+            defects = sum(r.get("defects") or 0 for _, r in launches)
             if defects:
-                excluded.append((arm.name, f"wrong data: {defects} defects (-check)"))
+                excluded.append((arms[label].name, f"wrong data: {defects} defects (-check)"))
                 continue
-            if len(records) > 1:
-                samples = [median(_samples(r)) if _samples(r) else time_usec(r) for r in records]
-            else:
-                samples = _samples(records[0]) or [time_usec(records[0])]
-            ci = median_ci(samples)
-            entries.append(Entry(arm, median(samples), ci.low if ci else None, ci.high if ci else None,
-                                 tuple(samples)))
-        if not entries:
-            continue
-        entries.sort(key=lambda e: e.median_usec)
-        best = entries[0]
-        default = next((e for e in entries if e.arm.id is None), None)
-        speedup = p = None
-        significant = False
-        if default is not None and best.median_usec > 0:
-            speedup = default.median_usec / best.median_usec
-            n_a, n_b = len(best.samples_usec), len(default.samples_usec)
-            if best is not default and min(n_a, n_b) >= MIN_SAMPLES and smallest_p(n_a, n_b) <= alpha:
-                p = mann_whitney_u(best.samples_usec, default.samples_usec).p_value
-                significant = p <= alpha
-        rows.append(Row(op, processes, size, tuple(entries), best, default, speedup, p, significant,
-                        tuple(excluded)))
+            entries.append(_entry(arms[label], launches))
+        if entries:
+            rows.append(_row(op, processes, size, entries, excluded))
     return Verdict(rows, excluded_runs)
 
 
-def winners(verdict: Verdict, significant_only: bool = False) -> dict[tuple[str, int], list[tuple[int, Arm]]]:
-    """Per (operation, processes): (bytes, winning forced arm) in size order; the default where it won
-    (or, with significant_only, where the best did not beat it significantly) is left out."""
-    found: dict[tuple[str, int], list[tuple[int, Arm]]] = {}
-    for row in verdict.rows:
-        choice = row.best.arm
-        if choice.id is None or (significant_only and row.default is not None and not row.significant):
-            continue
-        found.setdefault((row.op, row.processes), []).append((row.bytes, choice))
-    return found
+def chosen(verdict: Verdict, include_undecided: bool = False) -> Verdict:
+    """The rows `tune` writes: the best where it is decided against the default; elsewhere the library's
+    default (its own selection), or with include_undecided the best all the same (marked by the caller)."""
+    return Verdict([r if r.decided or include_undecided or r.default is None or r.best is r.default
+                    else replace(r, best=r.default) for r in verdict.rows], verdict.excluded_runs, verdict.unfinished)
 
 
 # -- the message size a library's selection compares ------------------------------------------------
@@ -199,28 +222,27 @@ class Gain:
     default: Entry
     tuned: Entry
     gain: float  # default's median / tuned's median (> 1: the tuned file is faster)
-    p_value: float | None  # two-sided Mann-Whitney; None: too few samples to test
-    verdict: str  # faster | slower | same (not significant) | untested (too few samples for any p <= alpha)
+    estimate: Geomean | None  # tuned / default over launches with its interval; None where a launch timed 0
+    verdict: str  # faster | slower | undecided (the interval holds 1) | untested (one launch a side: no interval)
 
 
-def gains(verdict: Verdict, alpha: float = 0.05) -> list[Gain]:
-    """Per operation x processes x bytes of a verify study: the tuned arm against the default."""
+def gains(verdict: Verdict) -> list[Gain]:
+    """Per operation x processes x bytes of a verify study: the tuned arm against the default, over launches."""
     found = []
     for row in verdict.rows:
         default = next((e for e in row.entries if e.arm.id is None and e.arm.name == "default"), None)
         tuned = next((e for e in row.entries if e.arm.name == TUNED), None)
         if default is None or tuned is None or tuned.median_usec <= 0:
             continue
-        n_a, n_b = len(tuned.samples_usec), len(default.samples_usec)
-        p = None
-        if min(n_a, n_b) >= MIN_SAMPLES and smallest_p(n_a, n_b) <= alpha:
-            p = mann_whitney_u(tuned.samples_usec, default.samples_usec).p_value
-        gain = default.median_usec / tuned.median_usec
-        if p is None:
+        estimate = against(default, tuned)
+        if estimate is None or estimate.low is None:
             what = "untested"
-        elif p <= alpha:
-            what = "faster" if gain > 1 else "slower"
+        elif estimate.high < 1:
+            what = "faster"
+        elif estimate.low > 1:
+            what = "slower"
         else:
-            what = "same"
-        found.append(Gain(row.op, row.processes, row.bytes, default, tuned, gain, p, what))
+            what = "undecided"
+        found.append(Gain(row.op, row.processes, row.bytes, default, tuned, default.median_usec / tuned.median_usec,
+                          estimate, what))
     return found

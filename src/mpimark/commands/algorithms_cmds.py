@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis import algorithms as verdicts
-from mpimark.analysis.statistics import min_launches
+from mpimark.analysis.launches import ADVISED_LAUNCHES
 from mpimark.commands import console, db_option, error_line, note, recording
 from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, launcher_options, launches_option,
                                       mpi_options, parse_process_counts, placement, placement_options,
@@ -116,10 +116,10 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     `mpimark algorithms study Allreduce Bcast --mpi mpich -n 2,4 --launches 5 -msglog 0:16 -check`
     """
     process_counts = parse_process_counts(counts)
-    if 1 < launches < min_launches():
-        note(f"warning: --launches {launches} gives {launches} launch medians per algorithm; a two-sided rank "
-             f"test needs {min_launches()} to reach p <= 0.05, so no speedup can be called significant (use "
-             f"--launches {min_launches()} or more, or --launches 1 to test the samples of one launch)")
+    if launches == 1:
+        note(f"warning: one launch of each algorithm gives no interval over launches, so no winner will be decided "
+             f"(tune keeps the library's default unless --include-undecided); use --launches {ADVISED_LAUNCHES} "
+             "or more")
     suite, rest = suite_and_args(words)
     ops: list[str] = []
     while rest and not rest[0].startswith("-"):
@@ -236,9 +236,13 @@ def _load(store: Store, study: str) -> tuple[dict, verdicts.Verdict]:
     return plan, verdict
 
 
+def _title(study: str, plan: dict) -> str:
+    return f"algorithm study {study}: {plan['mpi']} ({' '.join(plan['library_version'].splitlines()[0].split(',')[0].split())})"
+
+
 def _show(store: Store, study: str, fmt: str) -> None:
     plan, verdict = _load(store, study)
-    title = f"algorithm study {study}: {plan['mpi']} ({' '.join(plan['library_version'].splitlines()[0].split(',')[0].split())})"
+    title = _title(study, plan)
     if fmt == "markdown":
         click.echo(shown.markdown(verdict, title), nl=False)
         return
@@ -270,8 +274,9 @@ def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, 
 @click.argument("study")
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The tuning file to write.")
-@click.option("--significant-only", is_flag=True,
-              help="Keep the library's default where the best did not beat it significantly.")
+@click.option("--include-undecided", is_flag=True,
+              help="Also write winners that the launches do not decide against the default (marked UNDECIDED in "
+                   "the file and the table) [default: keep the library's default there].")
 @click.option("--verify", is_flag=True,
               help="Then run the default and the tuned file interleaved (a study of their own) and report the "
                    "gain per size with its significance.")
@@ -288,7 +293,7 @@ def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, 
 @placement_options
 @db_option
 @click.pass_context
-def tune_command(ctx: click.Context, study: str, path: Path, significant_only: bool, verify: bool,
+def tune_command(ctx: click.Context, study: str, path: Path, include_undecided: bool, verify: bool,
                  launches: int | None, verify_study: str | None, seed: int | None, timeout: float, tables: bool,
                  fmt: str, launcher: str | None, srun_mpi: str | None, db: str | None, **place: object) -> None:
     """Write the study's winners in the library's own format, and print how to use the file.
@@ -297,26 +302,25 @@ def tune_command(ctx: click.Context, study: str, path: Path, significant_only: b
     JSON file; Intel MPI: I_MPI_ADJUST_<OP> settings (a shell file to source).
     With --verify, the library's default and the tuned file are then launched
     interleaved (--launches K rounds, stored as the study STUDY-verify) and the
-    gain per size is reported with its significance; a size where the tuned
-    file is slower beyond the noise says so.
+    gain per size is reported with its interval over launches; a size where
+    the tuned file is slower beyond the launches' noise says so. Only winners
+    the launches decide are written unless --include-undecided.
     `mpimark algorithms tune ompi-coll -o rules.txt --verify --launches 5`
     """
     with Store(db) as store:
         plan, verdict = _load(store, study)
     if plan.get("verify_of"):
         raise StoreError(f"{study!r} is the verification of study {plan['verify_of']!r}, not a study to tune from")
-    if significant_only:
-        verdict = dataclasses.replace(verdict, rows=[
-            r if r.significant or r.default is None else dataclasses.replace(r, best=r.default)
-            for r in verdict.rows])
-    found = shown.choices(verdict)
+    chosen = verdicts.chosen(verdict, include_undecided)
+    marks = shown.undecided_notes(verdict, chosen)
+    found = shown.choices(chosen)
     if not found:
         raise StoreError(f"study {study!r} has no ranked results to tune from")
     kind = plan["mpi_kind"]
     path = path.resolve()
     settings = None
     if kind == "openmpi":
-        path.write_text(shown.openmpi_rules(found), encoding="utf-8")
+        path.write_text(shown.undecided_header(marks) + shown.openmpi_rules(found), encoding="utf-8")
         how = (f"OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_dynamic_rules_filename={path}"
                f"   (or mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename "
                f"{path})")
@@ -328,13 +332,29 @@ def tune_command(ctx: click.Context, study: str, path: Path, significant_only: b
                  "studied collectives (the fastest forced algorithm where the default won), and MPICH 4.0 "
                  "aborts on a collective without an entry")
         path.write_text(shown.mpich_json(found, builtin), encoding="utf-8")
+        if marks:  # JSON has no comments: the marks go beside the file
+            beside = path.with_name(path.name + ".undecided.txt")
+            beside.write_text("\n".join([shown.UNDECIDED_HEAD, *marks]) + "\n", encoding="utf-8")
+            note(f"wrote {beside}: the undecided choices in {path.name} (JSON holds no comments)")
         how = f"MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={path}"
     elif kind == "impi":
         settings = shown.impi_settings(found)
-        path.write_text("".join(f"export {k}='{v}'\n" for k, v in settings.items()), encoding="utf-8")
+        path.write_text(shown.undecided_header(marks) + "".join(f"export {k}='{v}'\n" for k, v in settings.items()),
+                        encoding="utf-8")
         how = f". {path}"
     else:
         raise StoreError(f"no tuning file format for {plan['mpi']}")
+    out = console(sys.stdout)
+    out.print(shown.table(verdict, _title(study, plan), chosen))
+    for line in shown.footnotes(verdict):
+        out.print(Text(line))
+    kept = sum(1 for row, written in zip(verdict.rows, chosen.rows) if written.best is not row.best)
+    if kept:
+        note(f"{kept} of {len(verdict.rows)} rows keep the library's default: their winner is not decided by the "
+             "launches (--include-undecided writes them, marked UNDECIDED)")
+    elif marks:
+        note(f"{len(marks)} of {len(verdict.rows)} rows written UNDECIDED: the launches do not show them faster "
+             "than the default")
     note(f"wrote {path}; use it with: {how}")
     if verify:
         _verify(ctx, db, study, plan, path, settings, launches, verify_study, seed, timeout, tables, fmt, place,
@@ -402,7 +422,7 @@ def _show_gains(store: Store, study: str, fmt: str) -> None:
     slower = [g for g in gains if g.verdict == "slower"]
     for g in slower:
         note(f"warning: {g.op} np {g.processes} {g.bytes} bytes: the tuned file is slower than the default "
-             f"beyond the noise ({g.gain:.2f}x, p {g.p_value:.3g})")
+             f"beyond the launches' noise (tuned/default {shown.ratio_text(g.estimate)})")
 
 
 COMMANDS = (algorithms_group,)

@@ -23,7 +23,8 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.analysis.algorithms import TUNED, Arm, Gain, Row, Verdict, library_bytes, size_measure
-from mpimark.analysis.statistics import min_launches
+from mpimark.analysis.geomeans import Geomean, MAX_LAUNCHES_NEEDED
+from mpimark.analysis.launches import ADVISED_LAUNCHES
 
 # Open MPI's COLLTYPE_T (ompi/mca/coll/base/coll_base_functions.h): a collective's id in the rules file.
 OMPI_COLL_IDS = {"Allgather": 0, "Allgatherv": 1, "Allreduce": 2, "Alltoall": 3, "Alltoallv": 4, "Alltoallw": 5,
@@ -35,65 +36,101 @@ def _us(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def ratio_text(estimate: Geomean | None) -> str:
+    """"0.80x [0.75, 0.85]": a time ratio over launches with its 95 % interval ("-": none)."""
+    if estimate is None:
+        return "-"
+    return f"{estimate.ratio:.2f}x" + ("" if estimate.low is None else f" [{estimate.low:.2f}, {estimate.high:.2f}]")
+
+
+def decision(row: Row) -> str:
+    """Whether the launches decide the row's winner against its rival, and if not what would."""
+    if row.rival is None:
+        return "only arm"
+    against = f"against {row.rival.arm.name}"
+    if row.decided:
+        return f"decided {against}"
+    if row.estimate is None or row.estimate.low is None:
+        return f"undecided {against}: one launch a side, launches decide"
+    if row.launches_needed is not None and row.launches_needed > MAX_LAUNCHES_NEEDED:
+        return f"undecided {against}: too close for any sane number of launches"
+    return f"undecided {against}: {row.launches_needed} launches a side would tell"
+
+
+def written(row: Row, chosen: Row) -> str:
+    """What `tune` wrote for a row (chosen: the row as algorithms.chosen gave it)."""
+    if chosen.best is not row.best:
+        return f"{chosen.best.arm.name} (kept: undecided)"
+    if chosen.best.arm.id is not None and not row.decided:
+        return f"{chosen.best.arm.name} UNDECIDED"
+    return chosen.best.arm.name
+
+
 def _cells(row: Row) -> list[str]:
     best, default = row.best, row.default
     ci = f"[{_us(best.ci_low_usec)}, {_us(best.ci_high_usec)}]"
     dci = f"[{_us(default.ci_low_usec)}, {_us(default.ci_high_usec)}]" if default else "-"
-    if row.speedup is None:
-        speed = "-"
-    else:
-        speed = f"{row.speedup:.2f}x" + ("" if row.significant else " ~")
-    p = "-" if row.p_value is None else f"{row.p_value:.3g}"
+    speed = "-" if row.speedup is None else f"{row.speedup:.2f}x"
     others = ", ".join(f"{e.arm.name} {_us(e.median_usec)}" for e in row.entries[1:] if e is not default)
     excluded = "; ".join(f"{name}: {why}" for name, why in row.excluded)
     return [row.op, str(row.processes), str(row.bytes), best.arm.name, _us(best.median_usec), ci,
-            _us(default.median_usec) if default else "-", dci, speed, p, others, excluded]
+            _us(default.median_usec) if default else "-", dci, speed, ratio_text(row.estimate), decision(row),
+            str(len(best.launches_usec)), others, excluded]
 
 
 HEADERS = ("op", "np", "bytes", "best", "median[usec]", "CI95[usec]", "default[usec]", "default CI95",
-           "speedup", "p", "others[usec]", "left out")
+           "speedup", "best/rival [95 %]", "winner", "launches", "others[usec]", "left out")
 
 
-TERMINAL = ("op", "np", "bytes", "best", "median [CI95] usec", "default [CI95] usec", "speedup", "p")
+TERMINAL = ("op", "np", "bytes", "best", "median usec", "default usec", "speedup", "best/rival [95 %]", "winner")
 
 
-def table(verdict: Verdict, title: str) -> Table:
-    """The terminal table: what fits in 80 columns; the other arms and what was left out are footnotes."""
+def table(verdict: Verdict, title: str, chosen: Verdict | None = None) -> Table:
+    """The terminal table: what fits in 80 columns; the other arms and what was left out are footnotes.
+    chosen (tune): the rows as written, in a column of their own."""
     t = Table(title=Text(title), title_justify="left")
-    for h in TERMINAL:
-        t.add_column(h, justify="left" if h in ("op", "best") else "right", overflow="fold")
-    for row in verdict.rows:
+    for h in (*TERMINAL, *(["written"] if chosen else [])):
+        t.add_column(h, justify="left" if h in ("op", "best", "winner", "written") else "right", overflow="fold")
+    for i, row in enumerate(verdict.rows):
         c = _cells(row)
-        t.add_row(*(Text(x) for x in (c[0], c[1], c[2], c[3], f"{c[4]} {c[5]}",
-                                      f"{c[6]} {c[7]}" if row.default else "-", c[8], c[9])))
+        t.add_row(*(Text(x) for x in (*c[0:5], c[6], c[8], c[9], c[10],
+                                      *([written(row, chosen.rows[i])] if chosen else []))))
     return t
+
+
+RATIO_NOTE = ("best/rival: the best's time over the default's (the runner-up's where the default is best), the "
+              "geometric mean over launches with its 95 % interval over launches (each launch valued by the median "
+              "of its samples, which describe that launch only); the winner is decided where the interval lies "
+              "below 1; speedup: the default's geometric mean over launches / the best's (the arms are ranked by "
+              "it); median: of the launch values")
 
 
 def markdown(verdict: Verdict, title: str) -> str:
     lines = [f"## {title}", "", "| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |" for row in verdict.rows]
-    lines += ["", "speedup: the default's median / the best's; `~`: not significant (two-sided Mann-Whitney, "
-              "alpha 0.05, or too few samples to test).", *_too_few_launches(verdict)]
+    lines += ["", RATIO_NOTE + ".", *_one_launch(verdict)]
     lines += [f"- run {run} ({label}) left out: {why}" for run, label, why in verdict.excluded_runs]
     lines += [f"- run {run} ({label}) did not complete: {why}" for run, label, why in verdict.unfinished]
     return "\n".join(lines) + "\n"
 
 
-def _too_few_launches(verdict: Verdict) -> list[str]:
-    """Why rows of a study with 2 or 3 launches of each arm carry no p: say it once, with the way out."""
-    need = min_launches()
-    few = sorted({min(len(r.best.samples_usec), len(r.default.samples_usec)) for r in verdict.rows
-                  if r.default is not None and r.best is not r.default and r.p_value is None})
-    few = [k for k in few if 1 < k < need]
-    if not few:
+def _one_launch(verdict: Verdict) -> list[str]:
+    """Why rows of a study with one launch of each arm decide nothing: say it once, with the way out."""
+    if not any(r.rival is not None and (r.estimate is None or r.estimate.low is None) for r in verdict.rows):
         return []
-    return [f"untested rows have {few[0]} launch medians per algorithm; a two-sided rank test needs {need} "
-            f"to reach p <= 0.05 (study again with --launches {need} or more)"]
+    return [f"rows with one launch of each arm have no interval: the samples of one launch say nothing about the "
+            f"next, so launches decide (study again with --launches {ADVISED_LAUNCHES} or more)"]
+
+
+def undecided_notes(verdict: Verdict, chosen: Verdict) -> list[str]:
+    """One line per forced algorithm written without a decided win (tune --include-undecided)."""
+    return [f"{row.op} np {row.processes} {row.bytes} bytes: {row.best.arm.name} UNDECIDED ({decision(row)}, "
+            f"{ratio_text(row.estimate)})" for row, kept in zip(verdict.rows, chosen.rows)
+            if kept.best is row.best and row.best.arm.id is not None and not row.decided]
 
 
 def footnotes(verdict: Verdict) -> list[str]:
-    lines = ["speedup: the default's median / the best's; '~': not significant at 0.05 (Mann-Whitney) or "
-             "too few samples to test", *_too_few_launches(verdict)]
+    lines = [RATIO_NOTE, *_one_launch(verdict)]
     lines += [f"{row.op} np {row.processes} {row.bytes} bytes: left out {name}: {why}"
               for row in verdict.rows for name, why in row.excluded]
     lines += [f"run {run} ({label}) left out: {why}" for run, label, why in verdict.excluded_runs]
@@ -104,22 +141,20 @@ def footnotes(verdict: Verdict) -> list[str]:
 
 # -- tune --verify ----------------------------------------------------------------------------------
 
-GAIN_HEADERS = ("op", "np", "bytes", "default [CI95] usec", "tuned [CI95] usec", "gain", "p", "verdict")
+GAIN_HEADERS = ("op", "np", "bytes", "default usec", "tuned usec", "gain", "tuned/default [95 %]", "verdict")
+GAIN_VERDICTS = {"faster": "tuned faster", "slower": "TUNED SLOWER", "undecided": "~ (undecided)",
+                 "untested": "? (one launch a side: launches decide)"}
 
 
 def _gain_cells(g: Gain) -> list[str]:
-    def arm(e):
-        return f"{_us(e.median_usec)} [{_us(e.ci_low_usec)}, {_us(e.ci_high_usec)}]"
-    verdict = {"faster": "tuned faster", "slower": "TUNED SLOWER", "same": "~ (within the noise)",
-               "untested": "~ (too few samples to test)"}[g.verdict]
-    return [g.op, str(g.processes), str(g.bytes), arm(g.default), arm(g.tuned), f"{g.gain:.2f}x",
-            "-" if g.p_value is None else f"{g.p_value:.3g}", verdict]
+    return [g.op, str(g.processes), str(g.bytes), _us(g.default.median_usec), _us(g.tuned.median_usec),
+            f"{g.gain:.2f}x", ratio_text(g.estimate), GAIN_VERDICTS[g.verdict]]
 
 
-GAIN_NOTE = ("gain: the default's median / the tuned file's (> 1: the file is faster); verdict by a two-sided "
-             "Mann-Whitney test at 0.05 (one median per launch with several launches, where --launches "
-             f"{min_launches()} or more is needed for a test; with one launch the samples of the launch, which "
-             "ignores launch-to-launch variation); TUNED SLOWER: the file is slower beyond the noise")
+GAIN_NOTE = ("gain: the default's median / the tuned file's (> 1: the file is faster); tuned/default: the geometric "
+             "mean over launches with its 95 % interval over launches; tuned faster where the interval lies below "
+             "1, TUNED SLOWER where it lies above 1, ~ where it holds 1; one launch a side gives no interval "
+             f"(--launches {ADVISED_LAUNCHES} or more)")
 
 
 def gains_table(gains: Sequence[Gain], title: str) -> Table:
@@ -138,6 +173,16 @@ def gains_markdown(gains: Sequence[Gain], title: str) -> str:
 
 
 # -- tuning files ------------------------------------------------------------------------------------
+
+UNDECIDED_HEAD = ("UNDECIDED: written by mpimark algorithms tune --include-undecided; the launches do not show these "
+                  "algorithms faster than the library's default:")
+
+
+def undecided_header(notes: Sequence[str]) -> str:
+    """'#' lines naming the choices written without a decided win, for the files that take comments (Open MPI's
+    rules file skips from '#' to the end of the line, Intel MPI's is a shell file); "" without any."""
+    return "".join(f"# {line}\n" for line in [UNDECIDED_HEAD, *notes]) if notes else ""
+
 
 Choice = tuple[int, Arm, Arm | None]  # (from bytes, the best arm, the best forced arm)
 

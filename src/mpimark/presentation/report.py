@@ -24,9 +24,11 @@ import jinja2
 
 from mpimark import __version__
 from mpimark.analysis import seeds
-from mpimark.analysis.launches import Comparison, ComparisonRow, compare_launches
-from mpimark.analysis.statistics import CORRECTION_NAMES, DEFAULT_CORRECTION
+from mpimark.analysis.geomeans import Geomean, MAX_LAUNCHES_NEEDED
+from mpimark.analysis.launches import ADVISED_LAUNCHES, Comparison, ComparisonRow, compare_launches
+from mpimark.analysis.statistics import CORRECTION_NAMES, DEFAULT_CORRECTION, MIN_SAMPLES
 from mpimark.presentation import by_benchmark, placement, plots, rigour
+from mpimark.presentation.selfcheck_notes import Alerts
 from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
@@ -41,12 +43,17 @@ NOTE = ("Times are the median of mpimark's samples (the plots' bands and the tab
         "confidence interval) where mpimark measured the row, else the imported suite's own figure (IMB: t for "
         "the PingPong family, t_avg otherwise). Bandwidths are IMB's MB/s (10^6 bytes/s) at that time. Several "
         "runs of one implementation at one point show their median (bands and [low, high]: their range).")
-COMPARISON_NOTE = ("Each implementation is compared with {base}, as `mpimark compare STUDY` does: IMPL/{base} is "
-                   "the ratio of the median times (above 1: slower), followed by the verdict: slower or faster "
-                   "when the two-sided Mann-Whitney U test (on one median per run where there are several runs) "
-                   "is significant at 0.05 after {correction} over all rows compared, ~ when it is not "
-                   "(the difference may be noise, however large the ratio), ? when there are too few samples or "
-                   "runs to test; p is the corrected p value.")
+COMPARISON_NOTE = ("Each implementation is compared with {base} launch by launch, as `mpimark compare STUDY` "
+                   "does: each run is one launch, valued by the median of its samples (which describe that launch "
+                   "only). IMPL/{base} is the ratio of the medians of the launch values (above 1: slower), "
+                   "[low, high] its 95 % interval over launches (from 4 launches a side), followed by the verdict: "
+                   "slower or faster when the two-sided Mann-Whitney U test on the launch values is significant at "
+                   "0.05 after {correction} over all rows compared, ~ when it is not (the difference may be noise, "
+                   "however large the ratio), ? when there are too few launches to test (one launch a side: "
+                   "launches decide; measure with --launches " + str(ADVISED_LAUNCHES) + " or more); p is the "
+                   "corrected p value. " + "\u26a0" + ": a run behind the cell raised a self-check warning, "
+                   "listed under the table.")
+WARNED = " \u26a0"  # the mark on a cell, a ranking or a table drawn from a run whose self-checks warned
 STATUS_LABELS = {"timeout": "timed out", "out_of_memory": "skipped: out of memory",
                  "int_overflow": "skipped: count overflows int"}
 
@@ -57,6 +64,7 @@ class Table:
     headers: list[str]
     rows: list[list[str]]
     numeric: bool = True  # cells right-aligned, as numbers
+    notes: list[str] = field(default_factory=list)  # shown under the table, open: the self-checks' warnings
 
 
 @dataclass
@@ -234,16 +242,36 @@ def _not_measured(records: list[dict], benchmark: str) -> list[dict]:
             and r.get("group") is None and table_key(r)[1] == "" and r.get("status", "ok") != "ok"]
 
 
-Verdicts = dict[str, Comparison]  # per implementation label: its comparison with the baseline (the first series)
+@dataclass(frozen=True)
+class Verdicts:
+    """Per implementation label its comparison with the baseline (the first series), and the self-check
+    warnings of every run, to stand beside the verdicts drawn from them."""
+    comparisons: dict[str, Comparison]
+    alerts: Alerts
+
+    def get(self, label: str) -> Comparison | None:
+        return self.comparisons.get(label)
+
+    def cell(self, base: Series, s: Series, records: list[dict]) -> tuple[str, list[str]]:
+        """s's verdict against base at the rows `records` (one key), marked where a run behind it warned,
+        and those warnings ("mpich's runs 7, 9: oversubscribed: 4 ranks on 2 cores")."""
+        row = _row_of(self.get(s.label), records)
+        if row is None:
+            return verdict_cell(None), []
+        notes = [f"{side.label}'s {line}" for side, launches in ((base, row.launches_a), (s, row.launches_b))
+                 for line in self.alerts.lines(side, launches, row.key.benchmark)]
+        return verdict_cell(row) + (WARNED if notes else ""), notes
 
 
-def verdicts(series: list[Series], correction: str = DEFAULT_CORRECTION, store: Store | None = None) -> Verdicts:
+def verdicts(series: list[Series], correction: str = DEFAULT_CORRECTION, store: Store | None = None,
+             alerts: Alerts | None = None) -> Verdicts:
     """Each series after the first compared with the first, as `mpimark compare STUDY` does.
     store given: the series loaded without results, each run read from the store as it is compared
-    (compare_launches keeps a row per key and run, not the run)."""
+    (compare_launches keeps a row per key and run, not the run). alerts: the runs' warnings, if read."""
     def runs(s: Series):
         return [run.records for run in s.runs] if store is None else streamed(store, s)
-    return {s.label: compare_launches(runs(series[0]), runs(s), correction=correction) for s in series[1:]}
+    return Verdicts({s.label: compare_launches(runs(series[0]), runs(s), correction=correction)
+                     for s in series[1:]}, alerts or Alerts(series))
 
 
 def _row_of(comparison: Comparison | None, records: list[dict]) -> ComparisonRow | None:
@@ -254,12 +282,15 @@ def _row_of(comparison: Comparison | None, records: list[dict]) -> ComparisonRow
 
 
 def verdict_cell(row: ComparisonRow | None) -> str:
-    """"2.00× slower (p 0.008)", "11.2× ~ (p 0.22)", "1.0× ? (too few samples)"."""
+    """"2× [1.9, 2.1] slower (p 0.008)", "1.02× [0.97, 1.1] ~ (p 0.6)", "2× ? (one launch a side: launches
+    decide)": the ratio of the launch medians, its interval over launches, the verdict on launch values."""
     if row is None or row.ratio is None:
         return "not compared"
-    ratio = f"{row.ratio:.3g}×"
+    ratio = f"{row.ratio:.3g}×" + ("" if row.ratio_low is None else f" [{row.ratio_low:.3g}, {row.ratio_high:.3g}]")
     if row.p_adjusted is None:
-        return f"{ratio} ? (too few samples)"
+        if max(row.n_a, row.n_b) == 1:
+            return f"{ratio} ? (one launch a side: launches decide)"
+        return f"{ratio} ? ({row.n_a} launches against {row.n_b}: a verdict needs {MIN_SAMPLES} a side)"
     return f"{ratio} {row.marker} (p {row.p_adjusted:.2g})"
 
 
@@ -285,7 +316,7 @@ def _bandwidth_band(record: dict) -> tuple[float, float] | None:
     return bandwidth_mbs(record, ci[1]), bandwidth_mbs(record, ci[0])
 
 
-Columns = tuple[list[str], list[list[str]]]  # headers, and per series its cells under them
+Columns = tuple[list[str], list[list[str]], list[str]]  # headers, per series its cells under them, notes
 
 
 def single_transfer_columns(series: list[Series], benchmark: str, chosen: int, found_verdicts: Verdicts | None
@@ -298,16 +329,20 @@ def single_transfer_columns(series: list[Series], benchmark: str, chosen: int, f
     headers = [f"{benchmark} [MB/s]", f"{benchmark} time [usec]"]
     if compared:
         headers.append(f"{benchmark}: IMPL/{series[0].label}")
-    cells = []
+    cells, notes = [], []
     for s in series:
         found = [r for r in _plain(s.results, benchmark) if r["bytes"] == chosen]
         skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark)}
         row = [_spread(found, bandwidth_mbs, _bandwidth_band) or missing(skipped, chosen),
                _spread(found, time_usec, time_ci_usec) or missing(skipped, chosen)]
-        if compared:
-            row.append("baseline" if s is series[0] else verdict_cell(_row_of(found_verdicts.get(s.label), found)))
+        if compared and s is series[0]:
+            row.append("baseline")
+        elif compared:
+            cell, warned = found_verdicts.cell(series[0], s, found)
+            row.append(cell)
+            notes += warned
         cells.append(row)
-    return headers, cells
+    return headers, cells, notes
 
 
 def single_transfer_of(series: list[Series], chosen: int, columns: list[Columns | None]) -> Table | None:
@@ -315,9 +350,10 @@ def single_transfer_of(series: list[Series], chosen: int, columns: list[Columns 
     columns = [c for c in columns if c is not None]
     if not columns:
         return None
-    rows = [[s.label, *(cell for _, cells in columns for cell in cells[i])] for i, s in enumerate(series)]
+    rows = [[s.label, *(cell for _, cells, _ in columns for cell in cells[i])] for i, s in enumerate(series)]
     return Table(f"Single transfer benchmarks at {chosen} bytes",
-                 ["MPI implementation", *(header for headers, _ in columns for header in headers)], rows)
+                 ["MPI implementation", *(header for headers, _, _ in columns for header in headers)], rows,
+                 notes=list(dict.fromkeys(note for _, _, notes in columns for note in notes)))
 
 
 def against_processes(series: list[Series], benchmark: str, size: int | None, what: str,
@@ -336,7 +372,7 @@ def against_processes(series: list[Series], benchmark: str, size: int | None, wh
         headers.append(s.label)
         if found_verdicts is not None and i > 0:
             headers.append(f"{s.label}/{series[0].label} time")
-    rows = []
+    rows, notes = [], []
     for n in counts:
         row = [str(n), *([_shapes(series, n, benchmark)] if spans else [])]
         for i, s in enumerate(series):
@@ -344,11 +380,13 @@ def against_processes(series: list[Series], benchmark: str, size: int | None, wh
             skipped = {r["bytes"]: r["status"] for r in _not_measured(s.results, benchmark) if r["processes"] == n}
             row.append(_spread(here, figure, band) or missing(skipped, chosen))
             if found_verdicts is not None and i > 0:
-                row.append(verdict_cell(_row_of(found_verdicts.get(s.label), here)))
+                cell, warned = found_verdicts.cell(series[0], s, here)
+                row.append(cell)
+                notes += [f"{n} processes: {note}" for note in warned]
         rows.append(row)
     if not rows:
         return None
-    return Table(f"{benchmark}: {what} at {chosen} bytes", headers, rows)
+    return Table(f"{benchmark}: {what} at {chosen} bytes", headers, rows, notes=list(dict.fromkeys(notes)))
 
 
 Each = Callable[[Iterable[str], Callable[[str, list[Series]], object]], list]
@@ -506,10 +544,28 @@ def startup_section(series: list[Series]) -> Section | None:
 CONSISTENCY = ("Allreduce", "Reduce", "Bcast")
 
 
-def consistency_tables(series: list[Series], size: int | None, store: Store | None = None) -> list[Table]:
-    """Per implementation: Allreduce against Reduce + Bcast (IMB's Aramco check), at a few sizes.
-    store given: the series loaded without results, the three benchmarks' rows read one at a time (only
-    their medians are kept: the rows of three benchmarks held at once were a report's largest load)."""
+def _interval(estimate: Geomean) -> str:
+    """"1.20× [1.10, 1.31]": a geometric-mean ratio with its interval over launches, or alone without one."""
+    return f"{estimate.ratio:.2f}×" + ("" if estimate.low is None else f" [{estimate.low:.2f}, {estimate.high:.2f}]")
+
+
+def _consistency_cell(c: seeds.Consistency) -> str:
+    if c.verdict > 0:
+        return f"{_interval(c.estimate)} Allreduce slower: compose it, or tune its algorithm"
+    if c.verdict < 0:
+        return f"{_interval(c.estimate)} Allreduce faster"
+    if c.estimate.low is None:
+        return f"{_interval(c.estimate)} ? (one launch: launches decide)"
+    return f"{_interval(c.estimate)} ~ (undecided)"
+
+
+def consistency_tables(series: list[Series], size: int | None, store: Store | None = None,
+                       alerts: Alerts | None = None) -> list[Table]:
+    """Per implementation: Allreduce against Reduce + Bcast (IMB's Aramco check), at a few sizes, decided over
+    launches (each launch's ratio of its own three rows). store given: the series loaded without results, the
+    three benchmarks' rows read one at a time (a launch's three rows at a time are kept: the rows of three
+    benchmarks held at once were a report's largest load)."""
+    alerts = alerts or Alerts(series)
     tables = []
     for s in series:
         checks = seeds.allreduce_consistency([run.records if store is None else iter_marked(store, run, CONSISTENCY)
@@ -518,39 +574,60 @@ def consistency_tables(series: list[Series], size: int | None, store: Store | No
             continue
         shown = {8, 1024, 65536, 1 << 20} | ({size} if size else set())
         rows = [c for c in checks if c.bytes in shown] or checks
-        worse = sum(1 for c in checks if c.ratio > 1)
+        slower, faster = (sum(1 for c in checks if c.verdict == v) for v in (1, -1))
+        notes = [f"{s.label}'s {line}" for benchmark in CONSISTENCY for line in alerts.lines(s, None, benchmark)]
         tables.append(Table(
-            f"{s.label}: Allreduce ≈ Reduce + Bcast? (Allreduce slower at {worse} of {len(checks)} points)",
+            f"{s.label}: Allreduce ≈ Reduce + Bcast? (of {len(checks)} points, Allreduce decided slower at {slower}, "
+            f"faster at {faster}, undecided at {len(checks) - slower - faster}; geometric mean of each launch's "
+            f"ratio, 95 % interval over launches)" + (WARNED if notes else ""),
             ["processes", "bytes", "Allreduce [usec]", "Reduce [usec]", "Bcast [usec]", "Reduce + Bcast [usec]",
-             "Allreduce / (Reduce + Bcast)"],
+             "Allreduce / (Reduce + Bcast)", "launches"],
             [[str(c.processes), str(c.bytes), _fixed(c.allreduce_usec), _fixed(c.reduce_usec), _fixed(c.bcast_usec),
-              _fixed(c.reduce_usec + c.bcast_usec),
-              f"{c.ratio:.2f}" + (" (Allreduce slower: compose it, or tune its algorithm)" if c.ratio > 1 else "")]
-             for c in rows]))
+              _fixed(c.reduce_usec + c.bcast_usec), _consistency_cell(c), str(c.estimate.launches_b)]
+             for c in rows], notes=list(dict.fromkeys(notes))))
     return tables
 
 
-def rankings(series: list[Series], correction: str = DEFAULT_CORRECTION) -> list[seeds.Ranking]:
-    """seeds.rank of the series; per benchmark and process count on its own (its own correction), so the
-    rankings of the whole runs are those of each benchmark's rows, benchmark after benchmark in sorted order."""
+def rankings(series: list[Series]) -> list[seeds.Ranking]:
+    """seeds.rank of the series (the tools' rows left out), benchmark after benchmark in sorted order."""
     return seeds.rank({s.label: [[r for r in run.records if r.get("suite") not in plots.TOOL_SUITES]
-                                 for run in s.runs] for s in series}, correction)
+                                 for run in s.runs] for s in series})
 
 
-def ranking_table(found: list[seeds.Ranking]) -> Table | None:
+def _step(step: seeds.Step) -> str:
+    """" < mpich" where the launches decide it, else " ~ mpich (undecided: ...)"."""
+    if step.decided:
+        return f" < {step.slower}"
+    if step.launches_needed is None:
+        return f" ~ {step.slower} (one launch a side: launches decide)"
+    if step.launches_needed > MAX_LAUNCHES_NEEDED:
+        return f" ~ {step.slower} (undecided: the difference is too small for any sane number of launches to tell)"
+    return f" ~ {step.slower} (undecided: {step.launches_needed} launches a side would tell)"
+
+
+def ranking_table(found: list[seeds.Ranking], series: list[Series], alerts: Alerts) -> Table | None:
+    """The rankings: "a < b" only where the launches decide it (the interval of b/a excludes 1), else "a ~ b"
+    with the launches that would tell; a ranking drawn from runs whose self-checks warned is marked and the
+    warnings listed under the table."""
     if not found:
         return None
-    rows = []
+    by_label = {s.label: s for s in series}
+    rows, notes = [], []
     for r in found:
-        order = " < ".join(f"{label} ({ratio:.2f}×)" if i else label for i, (label, ratio) in enumerate(r.order))
-        first, second = r.order[0][0], r.order[1][0]
-        lead = (f"{first} faster than {second} at {r.lead_significant} of {r.tested} sizes"
-                + (f", slower at {r.lead_reversed}" if r.lead_reversed else "")
-                if r.tested else "not tested (too few samples)")
-        rows.append([r.benchmark, str(r.processes), r.size_range, str(r.rows), order, lead])
-    return Table("Ranking per benchmark and size range (geometric mean of median times over the sizes all "
-                 "implementations measured, relative to the fastest; significance: Mann-Whitney, corrected)",
-                 ["benchmark", "processes", "sizes", "rows", "fastest first", "significant lead"], rows, numeric=False)
+        warned = [f"{r.benchmark} {r.processes} processes: {label}'s {line}"
+                  for label, launches in r.launches.items() if label in by_label
+                  for line in alerts.lines(by_label[label], launches, r.benchmark)]
+        notes += warned
+        order = r.order[0][0] + "".join(map(_step, r.steps)) + (WARNED if warned else "")
+        ratios = "; ".join(f"{step.slower}/{step.faster} {_interval(step.estimate)}" for step in r.steps)
+        launches = "; ".join(f"{label} {len(ids)}" for label, ids in r.launches.items())
+        rows.append([r.benchmark, str(r.processes), r.size_range, str(r.rows), order, ratios, launches])
+    return Table("Ranking per benchmark and size range, decided over launches: each implementation against the "
+                 "one before it by the geometric mean of the time ratio over the sizes all implementations "
+                 "measured, with its 95 % interval over launches; < where the interval lies above 1, ~ where it "
+                 "holds 1 (undecided) or where one launch a side gives none",
+                 ["benchmark", "processes", "sizes", "rows", "fastest first", "time ratio [95 % interval]",
+                  "launches"], rows, numeric=False, notes=list(dict.fromkeys(notes)))
 
 
 # -- the page ---------------------------------------------------------------------
@@ -599,10 +676,12 @@ def runs_table(series: list[Series]) -> Table:
 def render(series: list[Series], size: int | None = None, correction: str = DEFAULT_CORRECTION) -> str:
     """The report as one HTML document; runs placed differently (ranks per node) are series of their own."""
     series = by_placement(series)
-    found = verdicts(series, correction) if len(series) > 1 else None
+    alerts = Alerts(series)
+    found = verdicts(series, correction, alerts=alerts) if len(series) > 1 else None
     return _page(series, correction, found, comparison_tables(series, size, found) if found else [],
                  sections(series, size), [x for x in (alltoall_section(series, size), startup_section(series)) if x],
-                 consistency_tables(series, size), ranking_table(rankings(series, correction)) if found else None)
+                 consistency_tables(series, size, alerts=alerts),
+                 ranking_table(rankings(series), series, alerts) if found else None)
 
 
 def _page(series: list[Series], correction: str, found: Verdicts | None, comparison: list[Table],
@@ -618,7 +697,8 @@ def _page(series: list[Series], correction: str, found: Verdicts | None, compari
         comparison=comparison,
         comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
         if found else "",
-        comparison_warnings=[f"{label}: {w}" for label, c in (found or {}).items() for w in c.warnings],
+        comparison_warnings=[f"{label}: {w}" for label, c in (found.comparisons if found else {}).items()
+                             for w in c.warnings],
         sections=found_sections,
         conditions=conditions_table(series),
         machine=machine_table(series),
@@ -648,14 +728,15 @@ def render_stored(store: Store, series: list[Series], size: int | None = None,
                                           collective_section(benchmark, narrow, size)))
     riken = [alltoall_section(with_results_of(store, placed, ("Alltoall",)), size),
              startup_section(with_results_of(store, placed, tuple(name for name, _ in STARTUP)))]
-    consistency = consistency_tables(placed, size, store)
+    alerts = Alerts(placed)
+    consistency = consistency_tables(placed, size, store, alerts)
     if len(placed) == 1:
         return _page(placed, correction, None, [], out, [x for x in riken if x], consistency, None)
-    found = verdicts(placed, correction, store)
+    found = verdicts(placed, correction, store, alerts)
     benchmarks = sorted({table.benchmark for table, _ in keys})
     ranking = ranking_table([r for found_here in by_benchmark.each(store, placed, benchmarks, lambda _, narrow:
-                                                                    rankings(narrow, correction))
-                             for r in found_here])
+                                                                    rankings(narrow))
+                             for r in found_here], placed, alerts)
     return _page(placed, correction, found, stored_comparison_tables(store, placed, collectives, size, found), out,
                  [x for x in riken if x], consistency, ranking)
 
