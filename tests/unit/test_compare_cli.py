@@ -209,3 +209,16 @@ def test_a_side_pooling_unlike_launches_is_refused_unless_allowed(db):
     allowed = invoke("compare", "mix:y", "mix:x", "--allow-mixed", "--db", str(db))
     assert allowed.exit_code == 0 and "warning: B pools unlike launches" in allowed.stdout
     assert "x pools unlike launches" in assert_one_error_line(invoke("compare", "mix", "--db", str(db)))
+
+
+def test_a_side_s_self_check_warnings_stand_beside_the_comparison(db):
+    warning = {"type": "event", "level": "warning", "kind": "oversubscribed",
+               "message": "oversubscribed: 4 ranks on the machine of rank 0, which has 2 cores; ranks wait for a "
+                          "core and the times include that"}
+    with Store(db) as store:
+        run_id = store_records(store, [*_run("MPICH Version: 4.1", 1, 2)[:-1], warning, end_record()],
+                               mpi_name="mpich", status="complete")
+    shown = invoke("compare", "1", str(run_id), "--db", str(db))
+    assert shown.exit_code == 0, shown.stderr
+    assert f"warning: self-check of B: run {run_id}: oversubscribed: 4 ranks on 2 cores" in shown.stdout
+    assert "self-check of A" not in shown.stdout

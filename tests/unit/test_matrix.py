@@ -162,7 +162,7 @@ def test_a_study_of_three_implementations(fake):
     assert plan[0]["implementations"][2]["name"] == "impi-wheel" and plan[0]["processes"] == [2, 4]
     listed = invoke("study", "list", "eval", "--db", str(fake.db)).stdout.splitlines()
     assert len(listed) == 31 and listed[-1].startswith("# matrix ")
-    assert listed[-1].endswith(": --mpi openmpi,mpich,impi -n 2,4 --repeat 5 (round robin): "
+    assert listed[-1].endswith(": --mpi openmpi,mpich,impi -n 2,4 --launches 5 (round robin): "
                                "mpi1 Allreduce -msglog 3:10 -time 1")
 
 

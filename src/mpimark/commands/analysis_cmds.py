@@ -19,6 +19,7 @@ from mpimark.commands import db_option, note
 from mpimark.errors import MpimarkError
 from mpimark.records.mpi_library import label as library_label
 from mpimark.presentation import comparison, gate_text
+from mpimark.presentation.selfcheck_notes import series_warnings
 from mpimark.records import placement
 from mpimark.storage import studies
 from mpimark.storage.uniformity import mixed_launches
@@ -152,7 +153,8 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
                            "group and size); 'mpimark show RUN' lists what each holds")
     label_a, label_b = _describe(side_a), _describe(side_b)
     result = _with_placement_notes(result, side_a, side_b, "A", "B")
-    result = dataclasses.replace(result, warnings=[*mixed, *result.warnings]) if mixed else result
+    result = dataclasses.replace(result, warnings=[*mixed, *_self_checks([("A", side_a), ("B", side_b)]),
+                                                   *result.warnings])
     if fmt == "table":
         terminal = _console()
         for part in comparison.rich_parts(result, label_a, label_b, terminal.width):
@@ -188,6 +190,11 @@ def _mixed(store: Store, sides: list[tuple[str, Series]], allowed: bool) -> list
     return reasons
 
 
+def _self_checks(sides: list[tuple[str, Series]]) -> list[str]:
+    """The self-check warnings of each side's runs, named by side: beside the verdicts drawn from them."""
+    return [f"self-check of {name}: {line}" for name, series in sides for line in series_warnings(series)]
+
+
 def _placed(series: Series) -> list[tuple[dict | None, str | None]]:
     return [(run.row.placement, placement.shape(run.row.nodes, run.row.ranks_per_node)) for run in series.runs]
 
@@ -205,26 +212,36 @@ def _library(series: Series) -> str:
     return library_label(row.mpi_library_version) or run_label(row)
 
 
+def study_comparisons(store: Store, selector: str, baseline: str | None = None, sizes: list[int] | None = None,
+                      alpha: float = 0.05, correction: str = DEFAULT_CORRECTION, allow_mixed: bool = False
+                      ) -> tuple[list[Series], Series, list[tuple[str, Comparison]]]:
+    """A study's implementations, its baseline, and each other implementation compared with the baseline:
+    what `mpimark compare STUDY` shows and gates, and what `matrix --until-decided` looks at."""
+    series = resolve(store, selector, results=False)
+    if len(series) < 2:
+        raise click.UsageError(f"{selector} names one implementation: give B to compare it with, "
+                               "or a study of several implementations alone")
+    labels = [s.label for s in series]
+    if baseline is not None and baseline not in labels:
+        raise MpimarkError(f"--baseline {baseline}: {selector} has no such implementation; it has "
+                           f"{', '.join(labels)}")
+    base = next(s for s in series if s.label == (baseline or labels[0]))
+    mixed = _mixed(store, [(s.label, s) for s in series], allow_mixed)
+    pairs = []
+    for other in (s for s in series if s is not base):  # each run read as compared (as compare A B)
+        compared = compare_launches(_only_sizes(streamed(store, base), sizes),
+                                    _only_sizes(streamed(store, other), sizes), alpha, correction)
+        compared = _with_placement_notes(compared, base, other, base.label, other.label)
+        notes = [m for m in mixed if m.startswith((f"{base.label} ", f"{other.label} "))]
+        notes += _self_checks([(base.label, base), (other.label, other)])
+        pairs.append((other.label, dataclasses.replace(compared, warnings=[*notes, *compared.warnings])))
+    return series, base, pairs
+
+
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
                    correction: str, allow_mixed: bool, db: str | None) -> gate_text.Gated:
     with Store(db, for_reading=True) as store:
-        series = resolve(store, selector, results=False)
-        if len(series) < 2:
-            raise click.UsageError(f"{selector} names one implementation: give B to compare it with, "
-                                   "or a study of several implementations alone")
-        labels = [s.label for s in series]
-        if baseline is not None and baseline not in labels:
-            raise MpimarkError(f"--baseline {baseline}: {selector} has no such implementation; it has "
-                               f"{', '.join(labels)}")
-        base = next(s for s in series if s.label == (baseline or labels[0]))
-        mixed = _mixed(store, [(s.label, s) for s in series], allow_mixed)
-        pairs = []
-        for other in (s for s in series if s is not base):  # each run read as compared (as compare A B)
-            compared = compare_launches(_only_sizes(streamed(store, base), sizes),
-                                        _only_sizes(streamed(store, other), sizes), alpha, correction)
-            compared = _with_placement_notes(compared, base, other, base.label, other.label)
-            notes = [m for m in mixed if m.startswith((f"{base.label} ", f"{other.label} "))]
-            pairs.append((other.label, dataclasses.replace(compared, warnings=[*notes, *compared.warnings])))
+        series, base, pairs = study_comparisons(store, selector, baseline, sizes, alpha, correction, allow_mixed)
     if not any(c.rows for _, c in pairs):
         raise MpimarkError(f"the implementations of {selector} have no measured row in common (same benchmark, "
                            "processes, mode, group and size)")
