@@ -35,17 +35,19 @@ def exit_status(outcome) -> int:
 
 
 class Seconds(click.FloatRange):
-    """A positive, finite number of seconds: nan would pass FloatRange(min=0) and turn the watchdog off."""
+    """A positive, finite number of seconds (or of another unit): nan would pass FloatRange(min=0) and turn
+    the watchdog off."""
 
     name = "seconds"
 
-    def __init__(self) -> None:
+    def __init__(self, unit: str = "seconds") -> None:
         super().__init__(min=0, min_open=True)
+        self.unit = unit
 
     def convert(self, value, param, ctx):  # type: ignore[override]
         seconds = super().convert(value, param, ctx)
         if not math.isfinite(seconds):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(f"{value!r} is not a number of {self.unit}", param, ctx)
         return seconds
 
 

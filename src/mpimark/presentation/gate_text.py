@@ -29,7 +29,7 @@ def _headline(decision: Decision) -> str:
 def _method(decision: Decision) -> str:
     n = len(decision.scopes)
     return (f"geomean B/A with {decision.level * 100:.3g}% intervals over launches, simultaneous over the {n} "
-            f"geomean{'s' if n != 1 else ''} checked (together {100 * (1 - decision.alpha):g}%)")
+            f"geomean{'s' if n != 1 else ''} checked (together {100 * (1 - decision.alpha):.4g}%)")
 
 
 def gate_lines(decision: Decision, gated: Gated) -> list[str]:
