@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 import pytest
@@ -236,6 +238,13 @@ def test_algorithm_studies_take_the_launcher_and_refuse_srun_outside_slurm(monke
     from mpimark.commands import algorithms_cmds
 
     monkeypatch.delenv("SLURM_JOB_ID", raising=False)
+    # An srun on PATH (Slurm installed, as tests/slurm installs it), but no allocation: the test must not
+    # depend on whether tests/slurm ran first on this machine.
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "srun").write_text("#!/bin/sh\nexit 0\n")
+    (fake / "srun").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
     monkeypatch.setattr(algorithms_cmds.mpi, "find", lambda name=None, prefix=None: IMPL)
 
     def no_build(impl, log):

@@ -116,10 +116,6 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     `mpimark algorithms study Allreduce Bcast --mpi mpich -n 2,4 --launches 5 -msglog 0:16 -check`
     """
     process_counts = parse_process_counts(counts)
-    if launches == 1:
-        note(f"warning: one launch of each algorithm gives no interval over launches, so no winner will be decided "
-             f"(tune keeps the library's default unless --include-undecided); use --launches {ADVISED_LAUNCHES} "
-             "or more")
     suite, rest = suite_and_args(words)
     ops: list[str] = []
     while rest and not rest[0].startswith("-"):
@@ -129,6 +125,10 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     asked = placement(place, process_counts)
     impl = mpi.find(mpi_name, mpi_prefix)
     srun = slurm.resolve(launcher, impl.kind, srun_mpi)  # refused before anything is built
+    if launches == 1:  # after the refusals: a usage error stays one line
+        note(f"warning: one launch of each algorithm gives no interval over launches, so no winner will be decided "
+             f"(tune keeps the library's default unless --include-undecided); use --launches {ADVISED_LAUNCHES} "
+             "or more")
     core = build.ensure_core(impl, log=note)
     found, origin = algorithms.catalog(impl, core)
     selectables = algorithms.select(found, ops, impl)
