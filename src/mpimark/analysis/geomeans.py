@@ -142,12 +142,31 @@ def launches_needed(estimate: Geomean, threshold: float, level: float) -> int | 
     have = max(1, min(estimate.launches_a, estimate.launches_b))
     if estimate.log_se == 0:
         return have
-    for n in range(max(2, have), MAX_LAUNCHES_NEEDED + 1):
-        df = max(1.0, estimate.df * (n - 1) / max(1, have - 1)) if have > 1 else 2.0 * (n - 1)
-        spread = estimate.log_se * math.sqrt(have / n)
-        if (_t_quantile(1 - (1 - level) / 2, df) + _t_quantile(DECIDE_POWER, df)) * spread < distance:
-            return n
-    return MAX_LAUNCHES_NEEDED + 1
+    if distance == 0:
+        return MAX_LAUNCHES_NEEDED + 1
+
+    def df_at(n: float) -> float:  # the degrees of freedom grow with the launches as they do now
+        return max(1.0, estimate.df * (n - 1) / (have - 1)) if have > 1 else 2.0 * (n - 1)
+
+    # The smallest n with (t_level(df) + t_power(df)) * se * sqrt(have / n) < distance: the left side falls
+    # as n grows (fewer launches' worth of se, more degrees of freedom), so bisection finds it in ~10 steps.
+    spread = estimate.log_se * math.sqrt(have)
+
+    def decides(n: int) -> bool:
+        df = df_at(n)
+        return (_t_quantile(1 - (1 - level) / 2, df) + _t_quantile(DECIDE_POWER, df)) * spread / math.sqrt(n) \
+            < distance
+
+    low, high = max(2, have), MAX_LAUNCHES_NEEDED
+    if not decides(high):
+        return MAX_LAUNCHES_NEEDED + 1
+    while low < high:
+        middle = (low + high) // 2
+        if decides(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def strata(rows: Iterable[tuple[tuple[int, ...], tuple[int, ...], Sequence[float], Sequence[float]]]) -> list[Stratum]:
