@@ -76,6 +76,10 @@ static const char usage_text[] =
     "mpimark options:\n"
     "  -check [on|off]           verify every received buffer; adds a defects column (off)\n"
     "  -selfcheck on|off         timer, OS-noise and load checks before measuring, with warnings (on)\n"
+    "  -min_samples N            repeat each size's timed loop (IMB's definition unchanged) until it has\n"
+    "                            N samples, within -time; 1 (default): one loop, as IMB. Several launches\n"
+    "                            give a comparison its interval; this gives one launch's rows their own\n"
+    "                            (30: EXT and RMA aggregate rows as before issue 22; docs/measurement.md)\n"
     "  -json FILE                write the JSON Lines results stream to FILE\n";
 
 static void usage(FILE *f) { fputs(usage_text, f); }

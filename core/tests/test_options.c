@@ -97,6 +97,17 @@ int main(void) {
   CHECK(parse(&o, ARGS("-buffer_align", "0"), err) == 0 && o.buffer_align == 0);
   CHECK(parse(&o, ARGS("-buffer_align", "100"), err) == -1 && strstr(err, "power of two") != NULL);
   CHECK(parse(&o, ARGS("-buffer_align", "4"), err) == -1);
+  /* -min_samples: one timed loop per row (IMB's) in every suite unless asked for more. */
+  CHECK(parse(&o, ARGS("PingPong"), err) == 0 && o.min_samples == 1);
+  options_defaults(&o, "rma");
+  CHECK_EQ_LONG(o.min_samples, 1);
+  CHECK(parse(&o, ARGS("-min_samples", "30"), err) == 0 && o.min_samples == 30);
+  CHECK(parse(&o, ARGS("-min_samples", "20000"), err) == 0 && o.min_samples == 20000);
+  CHECK(parse(&o, ARGS("-min_samples", "0"), err) == -1 && strstr(err, "-min_samples 30") != NULL);
+  CHECK(parse(&o, ARGS("-min_samples", "20001"), err) == -1);
+  CHECK(parse(&o, ARGS("-min_samples", "abc"), err) == -1);
+  CHECK(parse(&o, ARGS("-min_samples", "2.5"), err) == -1);
+  CHECK(parse(&o, ARGS("-min_samples"), err) == -1);
   /* -input as IMB: the first word of a line, '#' lines skipped, a blank line repeats the
    * name before it; the file's names come after the positional ones. */
   CHECK(parse(&o, ARGS("-input", "data/input.txt", "Barrier"), err) == 0);

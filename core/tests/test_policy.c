@@ -86,11 +86,16 @@ static void test_spread(void) {
 }
 
 static void test_rigour(void) {
-  CHECK_EQ_LONG(policy_repeats(1, 0.001, 10), 30);             /* one sample a loop: 30 loops */
-  CHECK_EQ_LONG(policy_repeats(10, 0.001, 10), 3);             /* ten a loop: 3 loops */
-  CHECK_EQ_LONG(policy_repeats(50, 0.001, 10), 1);             /* enough already */
-  CHECK_EQ_LONG(policy_repeats(1, 1.0, 10), 10);               /* the budget allows 10 */
-  CHECK_EQ_LONG(policy_repeats(1, 5.0, 10), 6);                /* never below 6 samples */
+  CHECK_EQ_LONG(policy_repeats(1, 1, 0.001, 10), 1);           /* the default: one loop, as IMB */
+  CHECK_EQ_LONG(policy_repeats(50, 1, 0.001, 10), 1);
+  CHECK_EQ_LONG(policy_repeats(1, 30, 0.001, 10), 30);         /* -min_samples 30, one sample a loop */
+  CHECK_EQ_LONG(policy_repeats(10, 30, 0.001, 10), 3);         /* ten a loop: 3 loops */
+  CHECK_EQ_LONG(policy_repeats(7, 30, 0.001, 10), 5);          /* 35 samples: the loop is never cut */
+  CHECK_EQ_LONG(policy_repeats(50, 30, 0.001, 10), 1);         /* enough already */
+  CHECK_EQ_LONG(policy_repeats(1, 30, 1.0, 10), 10);           /* the budget allows 10 */
+  CHECK_EQ_LONG(policy_repeats(1, 30, 5.0, 10), 6);            /* never below 6 samples ... */
+  CHECK_EQ_LONG(policy_repeats(1, 3, 5.0, 10), 3);             /* ... or below what was asked, if fewer */
+  CHECK_EQ_LONG(policy_repeats(0, 30, 0, 10), 30);             /* no sample count known: one a loop */
   double hw;
   double flat[40];
   for (int i = 0; i < 40; i++) flat[i] = 100.0 + (i % 2) * 0.1;

@@ -43,6 +43,7 @@ CASES = {
     "time nan": (["mpi1", "PingPong", "-time", "nan"], ["nan", "-time"]),
     "mem nan": (["mpi1", "PingPong", "-mem", "nan"], ["nan", "-mem"]),
     "off_cache nan": (["mpi1", "PingPong", "-off_cache", "nan"], ["nan", "-off_cache"]),
+    "min_samples zero": (["rma", "-min_samples", "0"], ["'0'", "-min_samples"]),
     # an empty list is not the whole default set
     "empty benchmark list": (["mpi1", ""], ["names no benchmark"]),
     "comma as benchmark list": (["mpi1", ","], ["names no benchmark"]),

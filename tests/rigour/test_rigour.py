@@ -1,8 +1,8 @@
 """Measurement rigour beyond IMB (issue 12, docs/measurement.md): the clock
 model recovers injected per-rank clock offsets within the accuracy it
 reports; -sync window gives times in barrier mode's range and counts invalid
-samples; -ci_target stops on its target and records the width; every EXT and
-RMA row has at least 30 samples and a CI. Structure and generous ranges
+samples; -ci_target stops on its target and records the width; EXT and RMA rows run
+IMB's one timed loop, and -min_samples 30 gives each 30 samples and a CI. Structure and generous ranges
 only: this machine is shared and noisy."""
 
 from __future__ import annotations
@@ -152,10 +152,29 @@ def test_ci_target_stops_pingpong_and_records_the_width():
     assert all("ci_target" not in r and r["loops"] == 1 for r in plain.results())
 
 
-@pytest.mark.parametrize("suite,names", [("ext", "Unidir_Put,Accumulate"), ("rma", "Unidir_put,Put_all_local,Truly_passive_put")])
-def test_every_ext_rma_row_has_30_samples_and_a_ci(suite, names):
+EXT_RMA = [("ext", "Unidir_Put,Accumulate"), ("rma", "Unidir_put,Put_all_local,Truly_passive_put")]
+
+
+@pytest.mark.parametrize("suite,names", EXT_RMA)
+def test_ext_rma_rows_run_one_timed_loop_by_default(suite, names):
+    # Issue 22: launches carry the interval, so a row runs IMB's single loop of n iterations; an
+    # aggregate row (one completion after the loop) is then one sample with no interval of its own.
     run = run_core(2, suite, names, "-msglog", "0:2", "-iter", "20")
     validate_all(run)
+    assert run.run_record["options"]["min_samples"] == 1
+    rows = run.results()
+    assert rows and {r["mode"] for r in rows} >= {"aggregate", "non_aggregate"}
+    for r in rows:
+        assert r["loops"] == 1 and r["repetitions"] == 20, (r["benchmark"], r["mode"], r["bytes"])
+        if r["mode"] == "aggregate":
+            assert r["distribution"]["samples"] == 1 and r["distribution"]["ci_low_usec"] is None
+
+
+@pytest.mark.parametrize("suite,names", EXT_RMA)
+def test_min_samples_gives_every_ext_rma_row_30_samples_and_a_ci(suite, names):
+    run = run_core(2, suite, names, "-msglog", "0:2", "-iter", "20", "-min_samples", "30")
+    validate_all(run)
+    assert run.run_record["options"]["min_samples"] == 30
     rows = run.results()
     assert rows and {r["mode"] for r in rows} >= {"aggregate", "non_aggregate"}
     for r in rows:
@@ -163,7 +182,8 @@ def test_every_ext_rma_row_has_30_samples_and_a_ci(suite, names):
         assert d is not None and d["samples"] >= 30, (r["benchmark"], r["mode"], r["bytes"], d)
         assert d["ci_low_usec"] is not None and d["ci_high_usec"] is not None
         assert d["ci_low_usec"] <= d["median_usec"] <= d["ci_high_usec"]
-        assert r["loops"] >= 1 and r["repetitions"] == 20
+        # Whole loops of IMB's 20 iterations: 30 one-sample loops (aggregate), 2 of 20 samples (non-aggregate).
+        assert r["repetitions"] == 20 and r["loops"] == (30 if d["batch_size"] == 20 else 2), (r["benchmark"], r)
 
 
 SELFCHECK_KINDS = ("timer", "loaded", "oversubscribed", "noise", "timer_resolution")

@@ -7,7 +7,8 @@ MPI_Barrier. Collectives match in order, so any such call means a target
 waited in it while an origin still needed the target's progress; under
 Intel MPI that made a flush wait tens of milliseconds (benchmarks/README.md,
 "RMA: the target's collective"). Every rma benchmark, both modes, at 2 and
-3 ranks under Open MPI, and with `-sync window` (its own timed loop) at 2."""
+3 ranks under Open MPI, and with `-sync window` (its own timed loop) and
+`-min_samples` (repeated loops) at 2."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ TINY = ("-msglog", "0:2", "-iter", "3,40,3", "-time", "10")
 LINE = re.compile(r"^rma_order rank (\d+): (\d+) (\S+)$", re.MULTILINE)
 
 
-@pytest.mark.parametrize("n,sync", [(2, ()), (3, ()), (2, ("-sync", "window"))], ids=["2", "3", "2-sync-window"])
+# -min_samples repeats each measured loop (IMB runs one): every repetition must end in the barrier too.
+@pytest.mark.parametrize("n,sync", [(2, ()), (3, ()), (2, ("-sync", "window")), (2, ("-min_samples", "5"))],
+                         ids=["2", "3", "2-sync-window", "2-min-samples"])
 def test_no_rank_waits_in_another_collective_while_an_origin_works(n, sync):
     mpi, library = preload_probe("openmpi", "rma_order.c")
     extra = non_default("rma")

@@ -43,7 +43,6 @@ typedef struct {
   int failed;               /* a size was not measured (time-out, out-of-mem, int-overflow) */
   int untimed_barrier;      /* -sync on a collective: an untimed barrier after every call */
   int window;               /* -sync window on a collective: every call starts at a common time */
-  int min_samples;          /* EXT/RMA: repeat the timed loop until MIN_CI_SAMPLES samples exist */
   /* World rank 0: rows whose clock intervals were under TIMER_RESOLUTION_FACTOR resolutions. */
   int short_rows;
   size_t short_first, short_last;
@@ -408,12 +407,14 @@ static void measure_window(table_run_t *tr, bench_ctx *c, double t_iter, measure
   }
 }
 
-/* The timed loop of n_sample iterations in batches, every batch a sample.
- * EXT/RMA (min_samples) repeat the whole loop, IMB's definition unchanged
- * (each loop's mean per iteration, its completion included), until
- * MIN_CI_SAMPLES samples exist. -ci_target repeats it until the median's
- * 95 % CI is narrow enough, -time ends, or CI_MAX_SAMPLES. n_sample counts
- * every timed iteration; IMB's figures are the mean over all. */
+/* The timed loop of n_sample iterations in batches, every batch a sample;
+ * one loop, as IMB, by default: the interval of a comparison comes from
+ * several launches (docs/analysis.md), not from more loops in one.
+ * -min_samples N repeats the whole loop, IMB's definition unchanged (each
+ * loop's mean per iteration, its completion included), until N samples
+ * exist within -time (policy_repeats); -ci_target then repeats it until the
+ * median's 95 % CI is narrow enough, -time ends, or CI_MAX_SAMPLES. n_sample
+ * counts every timed iteration; IMB's figures are the mean over all. */
 static void measure_samples(table_run_t *tr, bench_ctx *c, double t_iter, measurement_t *m) {
   const options_t *o = tr->e->opt;
   m->invalid = -1;
@@ -431,9 +432,9 @@ static void measure_samples(table_run_t *tr, bench_ctx *c, double t_iter, measur
   m->n_batches = per_loop;
   long loops = 1, want = 1;
   int adaptive = o->ci_target > 0;
-  if (tr->min_samples && per_loop < MIN_CI_SAMPLES) {
+  if (per_loop < o->min_samples) {
     double loop_s = allreduce_max((double)(now_ns() - w0) * 1e-9, tr->g->active);
-    want = policy_repeats(per_loop, loop_s, o->time_secs);
+    want = policy_repeats(per_loop, o->min_samples, loop_s, o->time_secs);
   }
   for (;;) {
     if (loops >= want && !adaptive) break;
@@ -946,7 +947,6 @@ void engine_run_table(engine_t *e, const bench_desc *d, const table_plan_t *plan
    * each rank's exit skew instead. -sync window calibrates as -sync on does
    * (one call's time sizes the window), Barrier included. */
   tr.untimed_barrier = is_collective(d) && o->sync && (d->cls != CLASS_SYNC || tr.window);
-  tr.min_samples = strcmp(e->suite->name, "ext") == 0 || strcmp(e->suite->name, "rma") == 0;
   if (tr.window) clocksync_build(&e->clock);  /* a fresh model for every table, as ReproMPI per job */
   tr.table.suite = e->suite->name;
   tr.table.bench = d;

@@ -44,6 +44,7 @@ static void write_options(jw_t *w, const options_t *o) {
   jw_str(w, "root_shift", bool_name(o->root_shift));
   jw_str(w, "sync", sync_name(o->sync));
   jw_num(w, "ci_target", o->ci_target > 0 ? o->ci_target : NAN);
+  jw_int(w, "min_samples", o->min_samples);
   jw_str(w, "imb_barrier", bool_name(o->imb_barrier));
   jw_str(w, "data_type", dtype_option_name(o->data_type));
   jw_str(w, "red_data_type", dtype_option_name(o->red_data_type));

@@ -1,5 +1,6 @@
 #include "util/options.h"
 #include "util/parse.h"
+#include "util/policy.h"
 #include "util/strutil.h"
 
 #include <ctype.h>
@@ -27,6 +28,7 @@ void options_defaults(options_t *o, const char *suite) {
   o->msgs_nonaggr = 100;
   o->iter_policy = POLICY_DYNAMIC;
   o->time_secs = 10.0;
+  o->min_samples = 1;
   o->mem_gb = 1.0;
   o->msglog_min = 0;
   o->msglog_max = 22;
@@ -353,6 +355,11 @@ int options_parse(options_t *o, int argc, char **argv, int first, char *err, siz
       if (parse_double(val, &d) || d <= 0 || d >= 1)
         BAD_VALUE("give the relative half-width of the median's 95 % CI, between 0 and 1, e.g. -ci_target 0.01");
       o->ci_target = d;
+    } else if (str_ieq(name, "min_samples")) {
+      NEED_VALUE();
+      if (parse_long(val, 1, CI_MAX_SAMPLES, &l))
+        BAD_VALUE("give the fewest samples per row, 1 (IMB's single timed loop, the default) to 20000, e.g. -min_samples 30");
+      o->min_samples = l;
     } else if (str_ieq(name, "mem")) {
       NEED_VALUE();
       if (parse_double(val, &d) || d <= 0) BAD_VALUE("give the memory per process in GB, e.g. -mem 1");

@@ -59,6 +59,7 @@ typedef struct {
   int root_shift;         /* -root_shift on|off */
   int sync;               /* -sync on|off|window: SYNC_OFF, SYNC_ON (IMB's barrier), SYNC_WINDOW */
   double ci_target;       /* -ci_target P: sample until the median's 95 % CI is within ±P (0: IMB's counts) */
+  long min_samples;       /* -min_samples N: repeat the timed loop until N samples exist (1: IMB's one loop) */
   int imb_barrier;        /* -imb_barrier on|off */
   dtype_t data_type, red_data_type;
   int zero_size;          /* -zero_size on|off */

@@ -50,13 +50,13 @@ mem_verdict_t policy_memory(double need_bytes, double mem_gb, int ranks_on_host,
   return MEM_FITS;
 }
 
-long policy_repeats(int per_loop, double loop_s, double budget_s) {
+long policy_repeats(int per_loop, long min_samples, double loop_s, double budget_s) {
   if (per_loop <= 0) per_loop = 1;
-  long want = (MIN_CI_SAMPLES + per_loop - 1) / per_loop;
-  if (want < 1) want = 1;
+  long want = (min_samples + per_loop - 1) / per_loop;
   if (loop_s > 0 && budget_s > 0 && (double)want * loop_s > budget_s) {
     long fit = (long)(budget_s / loop_s);
-    long floor_n = (6 + per_loop - 1) / per_loop;
+    long floor_samples = min_samples < CI_MIN_SAMPLES ? min_samples : CI_MIN_SAMPLES;
+    long floor_n = (floor_samples + per_loop - 1) / per_loop;
     want = fit > floor_n ? fit : floor_n;
   }
   return want < 1 ? 1 : want;

@@ -47,14 +47,15 @@ mem_verdict_t policy_memory(double need_bytes, double mem_gb, int ranks_on_host,
 
 /* ---- Rigour beyond IMB (docs/measurement.md) ---- */
 
-#define MIN_CI_SAMPLES 30      /* EXT/RMA rows: the timed loop repeats until it has this many samples */
-#define CI_MAX_SAMPLES 20000   /* -ci_target: never more samples than this */
+#define CI_MAX_SAMPLES 20000   /* -ci_target, -min_samples: never more samples than this */
+#define CI_MIN_SAMPLES 6       /* the fewest samples whose median has a 95 % interval */
 
-/* How often to repeat a timed loop that yields `per_loop` samples and took
- * loop_s seconds (max over ranks) so that at least MIN_CI_SAMPLES samples
- * exist, as far as budget_s (-time) allows; never below the 6 samples a 95 %
- * interval of the median needs, never below 1. */
-long policy_repeats(int per_loop, double loop_s, double budget_s);
+/* How often to run a timed loop that yields `per_loop` samples and took
+ * loop_s seconds (max over ranks) so that at least min_samples samples
+ * exist (-min_samples; the default 1 is IMB's single loop), as far as
+ * budget_s (-time) allows, but never fewer loops than min(min_samples,
+ * CI_MIN_SAMPLES) samples need; never below 1. */
+long policy_repeats(int per_loop, long min_samples, double loop_s, double budget_s);
 
 /* -ci_target's stopping rule on the samples so far (any order; not changed):
  * CI_CONTINUE, or why to stop. target: when the exact 95 % CI of the median
