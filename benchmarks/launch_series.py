@@ -9,6 +9,8 @@ launch is a stored run. Then, for k launches a side (k = 1, 2, 3, 5, 10, all), i
 k launches of each side and counts the gate's outcomes (`--fail-if-slower 5%`, analysis/gate.py):
 A/A's "slower" are false alarms, A/B's "slower" is power; and prints the launches the undecided ones ask
 for. Draws from one pool of launches are not independent comparisons: the shares describe these launches.
+Last, `matrix --until-decided`'s looks (analysis/sequential.py) replayed on the launches in the order they
+ran, against a fixed design of the first 10 launches a side.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 import numpy
 
 import mpimark.cli  # noqa: F401  (installs the core's benchmark facts, as every mpimark command has them)
-from mpimark.analysis import gate
+from mpimark.analysis import gate, sequential
 from mpimark.analysis.launches import compare_launches
 from mpimark.storage.selection import resolve
 from mpimark.storage.store import Store
@@ -72,6 +74,7 @@ def main() -> None:
     with Store(db, for_reading=True) as store:
         runs = {name: records(store, run_ids) for name, run_ids in ids.items()}
     total = len(runs["A"])
+    plan = sequential.plan(max(2, total))
     print(f"\n{total} launches of each of A, A', B; {options.draws} draws of k launches a side; gate 5 %")
     print("| k a side | pair | not slower (0) | slower (3) | undecided (4) | median launches asked for (undecided) |")
     print("|---:|---|---:|---:|---:|---:|")
@@ -91,6 +94,19 @@ def main() -> None:
             share = {o: f"{100 * n / draws:.0f} %" for o, n in found.items()}
             print(f"| {k} | {pair} | {share[gate.NOT_SLOWER]} | {share[gate.SLOWER]} | {share[gate.UNDECIDED]} | "
                   f"{int(numpy.median(asked)) if asked else '-'} |")
+    print(f"\n--until-decided on these launches in the order they ran (looks at {', '.join(map(str, plan.checkpoints))}"
+          f" launches a side, each at alpha/{len(plan.checkpoints)}) against a fixed design of 10 a side")
+    print("| pair | until decided | launches a side used | fixed 10 a side |")
+    print("|---|---|---:|---|")
+    for pair, (a, b) in (("A/A'", ("A", "A'")), ("A/B", ("A", "B"))):
+        outcome, used = gate.UNDECIDED, plan.budget
+        for k in plan.checkpoints:
+            decision = sequential.look(plan, [("", compare_launches(runs[a][:k], runs[b][:k]))], 0.05)
+            if sequential.decided(decision):
+                outcome, used = decision.outcome, k
+                break
+        fixed = gate.decide([("", compare_launches(runs[a][:10], runs[b][:10]))], 0.05).outcome if total >= 10 else "-"
+        print(f"| {pair} | {outcome} | {used} | {fixed} |")
     whole = compare_launches(runs["A"], runs["B"])
     print(f"\nall launches, A/B: geomean {whole.overall.ratio:.3f} [{whole.overall.low:.3f}, {whole.overall.high:.3f}]")
     whole = compare_launches(runs["A"], runs["A'"])
