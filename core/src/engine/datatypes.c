@@ -38,8 +38,10 @@ const char *dtype_mpi_name(dtype_t t, int reduction) {
  * char gets 0..7 only: MPI leaves signed overflow in a reduction undefined
  * (Open MPI's vector sum saturates, a scalar sum wraps), and sums of up to
  * 18 ranks of 0..7 stay below 128. */
+#define VALUE_PERIOD 251u
+
 static inline long value_of(int r, size_t pos) {
-  return (long)(((size_t)r * 31u + pos * 7u + 1u) % 251u);
+  return (long)(((size_t)r * 31u + pos * 7u + 1u) % VALUE_PERIOD);
 }
 
 static inline long char_value_of(int r, size_t pos) { return (long)(((size_t)r * 3u + pos + 1u) % 8u); }
@@ -50,20 +52,38 @@ static inline long char_value_of(int r, size_t pos) { return (long)(((size_t)r *
   do {                                                          \
     T *p = (T *)buf;                                            \
     long v = value_of(r, first);                                \
-    for (size_t e = 0; e < count; e++) {                        \
+    for (size_t e = 0; e < n; e++) {                            \
       p[e] = (T)v;                                              \
       v += 7;                                                   \
-      if (v >= 251) v -= 251;                                   \
+      if (v >= (long)VALUE_PERIOD) v -= (long)VALUE_PERIOD;     \
     }                                                           \
   } while (0)
 
+/* The values repeat every VALUE_PERIOD positions (char's every 8), so a
+ * long buffer gets one period element by element and then copies of what is
+ * already written, doubling: a 4 MiB buffer at memcpy's speed. Element by
+ * element, the buffers of a default ext launch (every size to 4 MiB, both
+ * buffers, every table) took ~0.15 s per rank, twice IMB's fill
+ * (benchmarks/README.md, "Launch wall time against IMB"). */
+static void repeat_period(void *buf, size_t elem, size_t count, size_t done) {
+  char *p = buf;
+  while (done < count) {
+    size_t n = done < count - done ? done : count - done;
+    memcpy(p + done * elem, p, n * elem);
+    done += n;
+  }
+}
+
 void fill_values(void *buf, dtype_t t, size_t count, int r, size_t first) {
+  size_t period = t == DT_CHAR ? 8 : VALUE_PERIOD;
+  size_t head = count < period ? count : period;
+  size_t n = head;
   switch (t) {
     case DT_BYTE: FILL_LOOP(uint8_t); break;
     case DT_CHAR: {
       signed char *p = buf;
       long v = char_value_of(r, first);
-      for (size_t e = 0; e < count; e++, v = (v + 1) % 8) p[e] = (signed char)v;
+      for (size_t e = 0; e < n; e++, v = (v + 1) % 8) p[e] = (signed char)v;
       break;
     }
     case DT_INT: FILL_LOOP(int); break;
@@ -71,6 +91,7 @@ void fill_values(void *buf, dtype_t t, size_t count, int r, size_t first) {
     case DT_DOUBLE: FILL_LOOP(double); break;
     default: FILL_LOOP(uint16_t); break;
   }
+  repeat_period(buf, dtype_size(t), count, head);
 }
 
 /* Sums in the element type, as the MPI library does: a char sum wraps. */
