@@ -31,7 +31,7 @@ def _series(*runs: tuple[int, list[dict]]) -> Series:
 def test_the_core_s_findings_read_short():
     assert short(OVERSUBSCRIBED) == "oversubscribed: 4 ranks on 2 cores"
     assert short(LOADED) == "loaded machine: 3.2 tasks runnable beyond the 2 ranks"
-    assert short(RESOLUTION) == "Barrier on 2 processes, 0 to 0 bytes: timed near the timer's resolution"
+    assert short(RESOLUTION) == "Barrier on 2 processes, up to 0 bytes: timed near the timer's resolution"
     assert short("something new; with details") == "something new"
 
 
@@ -51,4 +51,14 @@ def test_a_warning_about_one_benchmark_stays_with_it():
     alerts = Alerts([series])
     assert alerts.lines(series, benchmark="Allreduce") == []
     assert alerts.lines(series, benchmark="Barrier") == [
-        "run 3: Barrier on 2 processes, 0 to 0 bytes: timed near the timer's resolution"]
+        "run 3: Barrier on 2 processes, up to 0 bytes: timed near the timer's resolution"]
+
+
+def test_warnings_that_differ_only_in_their_numbers_are_one_line_with_ranges():
+    def noise(rank: int, lost: float) -> dict:
+        return _warning("noise", f"high OS noise: rank {rank} lost {lost} % of a fixed work quantum's time to 4 "
+                                 "interruptions; the longest interruption was 900 us (rank 0)")
+    series = _series((1, [noise(1, 11.7)]), (3, [noise(0, 2.9)]), (5, [noise(1, 5.1)]),
+                     (6, [_warning("oversubscribed", OVERSUBSCRIBED)]))
+    assert series_warnings(series) == ["runs 1, 3, 5: high OS noise: a rank lost 2.9-11.7 % of its time",
+                                       "run 6: oversubscribed: 4 ranks on 2 cores"]
