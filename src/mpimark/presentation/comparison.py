@@ -323,7 +323,7 @@ def many_footnotes(baseline: str, pairs: Pairs, described: dict[str, str], shift
     """What each column is, the test, and per implementation what was not compared and why."""
     alpha = pairs[0][1].alpha
     lines = [f"{label}: {described.get(label, label)}" for label in [baseline, *(label for label, _ in pairs)]]
-    lines.append(f"ratios: each implementation's median over {baseline}'s (above 1: slower)")
+    lines.append(f"ratios: each implementation's median of launch values over {baseline}'s (above 1: slower)")
     first = pairs[0][1]
     lines.append(f"verdict (information; the geomeans decide): slower/faster than {baseline}: significant "
                  f"(two-sided Mann-Whitney U on launch values, p corrected per implementation over its tested rows "
