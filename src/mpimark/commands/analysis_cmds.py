@@ -126,9 +126,11 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
     interval over launches, a Mann-Whitney verdict on the launch values (slower, faster, ~, or ? with too
     few launches); per benchmark and overall the geomean B/A with its interval over launches.
 
-    A and B are run ids or STUDY:IMPL selectors; each run is one launch. One
-    launch a side gives ratios only: launches decide (mpimark run --launches
-    5). A study alone (`mpimark compare STUDY`) compares each of its
+    A and B are run ids, ranges or lists of them (12-16, 12,14,16) or
+    STUDY:IMPL selectors; each run is one launch, and a run id that is a
+    launch of a measurement (run --launches N) stands for all its launches.
+    One launch a side gives ratios only: launches decide (mpimark run
+    --launches 5). A study alone (`mpimark compare STUDY`) compares each of its
     implementations with the first (or --baseline).
 
     With --fail-if-slower 5% it is a regression gate for CI. Exit status 0:
