@@ -67,8 +67,7 @@ LAUNCHING = ("bash scripts/mpiexec.sh", "mpiexec ", "L=$(date", "mpimark run ", 
 # Exit statuses a command (that starts so) may end with as written, other than 0: the gate's 3 when B is
 # slower and 4 when the launches cannot tell.
 ALLOWED_EXIT = {"mpimark compare 1-4 5-8 --fail-if-slower": (0, 3, 4),
-                "mpimark matrix --mpi openmpi,mpich -n 2 --until-decided": (0, 3, 4),
-                "mpimark matrix --mpi openmpi,mpich -n 2 --study until --until-decided": (0, 3, 4)}
+                "mpimark matrix --mpi openmpi,mpich -n 2 --until-decided": (0, 3, 4)}
 
 
 def commands() -> list[str]:
