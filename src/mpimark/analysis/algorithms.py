@@ -71,7 +71,7 @@ class Row:
     @property
     def decided(self) -> bool:
         """The best beats its rival over launches: the interval of best / rival lies below 1."""
-        return self.estimate is not None and self.estimate.high is not None and self.estimate.high < 1
+        return self.estimate is not None and self.estimate.side() == -1
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def _row(op: str, processes: int, size: int, entries: list[Entry], excluded: lis
     rival = default if default is not None and default is not best else (entries[1] if len(entries) > 1 else None)
     estimate = None if rival is None else against(rival, best)
     needed = None
-    if estimate is not None and not (estimate.high is not None and estimate.high < 1):
+    if estimate is not None and estimate.side() != -1:
         needed = geomeans.launches_needed(estimate, 0.0, LEVEL)
     return Row(op, processes, size, tuple(entries), best, default, speedup, rival, estimate, needed, tuple(excluded))
 
@@ -237,12 +237,8 @@ def gains(verdict: Verdict) -> list[Gain]:
         estimate = against(default, tuned)
         if estimate is None or estimate.low is None:
             what = "untested"
-        elif estimate.high < 1:
-            what = "faster"
-        elif estimate.low > 1:
-            what = "slower"
         else:
-            what = "undecided"
+            what = {-1: "faster", 1: "slower", 0: "undecided"}[estimate.side()]
         found.append(Gain(row.op, row.processes, row.bytes, default, tuned, default.median_usec / tuned.median_usec,
                           estimate, what))
     return found

@@ -66,8 +66,8 @@ def decide(compared: Sequence[tuple[str, Comparison]], threshold: float, alpha: 
     level = 1 - alpha / max(1, len(found))
     scopes = [Scope(name, g.at(level)) for name, g in found]
     limit = 1 + threshold
-    slower = [s for s in scopes if s.estimate.low is not None and s.estimate.low > limit]
-    open_ = [s for s in scopes if s.estimate.high is None or s.estimate.high >= limit]
+    slower = [s for s in scopes if s.estimate.side(limit) == 1]
+    open_ = [s for s in scopes if s.estimate.side(limit) != -1]
     if slower:
         outcome = SLOWER
     elif scopes and not open_:

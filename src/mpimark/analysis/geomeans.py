@@ -55,6 +55,20 @@ class Geomean:
     df: float | None  # its Welch-Satterthwaite degrees of freedom
     spread: float | None  # launch-to-launch standard deviation of a launch's mean log time (pooled)
 
+    def side(self, limit: float = 1.0) -> int:
+        """Where the interval lies: 1 above limit, -1 below it, 0 across it or without an interval."""
+        if self.low is not None and self.low > limit:
+            return 1
+        if self.high is not None and self.high < limit:
+            return -1
+        return 0
+
+    def inverse(self) -> Geomean:
+        """A/B from B/A: the log ratio changes sign, its standard error stays, the interval mirrors."""
+        return Geomean(self.scope, self.rows, self.launches_b, self.launches_a, 1 / self.ratio,
+                       None if self.high is None else 1 / self.high, None if self.low is None else 1 / self.low,
+                       self.level, self.log_se, self.df, self.spread)
+
     def at(self, level: float) -> Geomean:
         """The same estimate with its interval at another level (the gate's simultaneous intervals)."""
         low, high = _interval(math.log(self.ratio), self.log_se, self.df, level)

@@ -175,19 +175,21 @@ def _corrected(rows: list[ComparisonRow], alpha: float, correction: str) -> list
     return out
 
 
+def geomean_of(scope: str, rows: Iterable[ComparisonRow], level: float = 0.95) -> Geomean:
+    """B/A over the rows (that carry data) with its interval over the launches that measured them."""
+    return geomeans.geomean(scope, geomeans.strata((r.launches_a, r.launches_b, r.values_a, r.values_b)
+                                                   for r in rows), level)
+
+
 def _geomeans(rows: list[ComparisonRow]) -> tuple[Geomean | None, dict[str, Geomean]]:
     data = [r for r in rows if r.carries_data]
     if not data:
         return None, {}
 
-    def of(scope: str, members: list[ComparisonRow]) -> Geomean:
-        return geomeans.geomean(scope, geomeans.strata(
-            (r.launches_a, r.launches_b, r.values_a, r.values_b) for r in members))
-
     by_benchmark: dict[str, list[ComparisonRow]] = {}
     for r in data:
         by_benchmark.setdefault(r.key.benchmark, []).append(r)
-    return of(ALL_ROWS, data), {name: of(name, members) for name, members in by_benchmark.items()}
+    return geomean_of(ALL_ROWS, data), {name: geomean_of(name, members) for name, members in by_benchmark.items()}
 
 
 def launch_advice(comparison: Comparison) -> str | None:

@@ -18,7 +18,7 @@ from itertools import combinations
 
 from mpimark.analysis import geomeans
 from mpimark.analysis.geomeans import Geomean, Stratum
-from mpimark.analysis.launches import ComparisonRow, compare_launches
+from mpimark.analysis.launches import ComparisonRow, compare_launches, geomean_of
 from mpimark.records.figures import Key, key, time_usec
 
 # Size ranges of the ranking: small messages (latency-bound), medium, large (bandwidth-bound).
@@ -30,15 +30,6 @@ def _plain(record: dict) -> bool:
     """A row of its own job size without a mode, a group or waiting ranks: what the seeds compare."""
     return (record.get("type") == "result" and record.get("multi") is None and record.get("group") is None
             and key(record).mode == "")
-
-
-def _decided(estimate: Geomean) -> int:
-    """1: the interval lies above 1; -1: below 1; 0: undecided (it holds 1, or there is none)."""
-    if estimate.low is not None and estimate.low > 1:
-        return 1
-    if estimate.high is not None and estimate.high < 1:
-        return -1
-    return 0
 
 
 # -- Allreduce ≈ Reduce + Bcast ---------------------------------------------------
@@ -61,7 +52,7 @@ class Consistency:
     @property
     def verdict(self) -> int:
         """1: Allreduce decided slower than Reduce + Bcast; -1: decided faster; 0: undecided."""
-        return _decided(self.estimate)
+        return self.estimate.side()
 
 
 def _paired(scope: str, ratios: list[float]) -> Geomean:
@@ -110,7 +101,7 @@ class Step:
 
     @property
     def decided(self) -> bool:
-        return _decided(self.estimate) == 1
+        return self.estimate.side() == 1
 
 
 @dataclass(frozen=True)
@@ -140,18 +131,6 @@ def _groups(rows: list[ComparisonRow], ranges: tuple) -> dict[tuple[str, int, st
     return found
 
 
-def _estimate(scope: str, rows: list[ComparisonRow]) -> Geomean:
-    return geomeans.geomean(scope, geomeans.strata((r.launches_a, r.launches_b, r.values_a, r.values_b)
-                                                   for r in rows), LEVEL)
-
-
-def _inverse(g: Geomean) -> Geomean:
-    """A/B from B/A: the log ratio changes sign, its standard error and interval mirror."""
-    return Geomean(g.scope, g.rows, g.launches_b, g.launches_a, 1 / g.ratio,
-                   None if g.high is None else 1 / g.high, None if g.low is None else 1 / g.low, g.level,
-                   g.log_se, g.df, g.spread)
-
-
 def rank(sides: dict[str, list[list[dict]]], ranges: tuple = SIZE_RANGES) -> list[Ranking]:
     """Per benchmark, process count and size range: the implementations by the geometric mean of their launch
     values over the sizes all of them measured, each against the one before it with its interval over
@@ -175,14 +154,14 @@ def rank(sides: dict[str, list[list[dict]]], ranges: tuple = SIZE_RANGES) -> lis
 
         def against(a: str, b: str) -> Geomean:
             """b/a over the range's common rows."""
-            return _estimate(scope, rows[a, b]) if (a, b) in rows else _inverse(_estimate(scope, rows[b, a]))
+            return geomean_of(scope, rows[a, b], LEVEL) if (a, b) in rows else geomean_of(scope, rows[b, a], LEVEL).inverse()
 
         relative = {label: 1.0 if label == labels[0] else against(labels[0], label).ratio for label in labels}
         order = sorted(labels, key=relative.__getitem__)
         steps = []
         for faster, slower in zip(order, order[1:]):
             estimate = against(faster, slower)
-            needed = None if _decided(estimate) else geomeans.launches_needed(estimate, 0.0, LEVEL)
+            needed = None if estimate.side() else geomeans.launches_needed(estimate, 0.0, LEVEL)
             steps.append(Step(faster, slower, estimate, needed))
         launches = {}
         for (a, b), found in rows.items():

@@ -110,10 +110,16 @@ def geomean_text(estimate: Geomean | None) -> str:
     return f"{estimate.ratio:.3f}" + ("" if estimate.low is None else f" {_ratio_ci(estimate.low, estimate.high)}")
 
 
-def _geomean_cells(comparison: Comparison) -> list[str]:
+def _overall_cells(comparison: Comparison) -> tuple[str, str]:
+    """The table's geomean B/A and its interval as cells ("-" without rows)."""
     overall = comparison.overall
-    ratio = "-" if overall is None else f"{overall.ratio:.3f}"
-    ci = "-" if overall is None else _ratio_ci(overall.low, overall.high)
+    if overall is None:
+        return "-", "-"
+    return f"{overall.ratio:.3f}", _ratio_ci(overall.low, overall.high)
+
+
+def _geomean_cells(comparison: Comparison) -> list[str]:
+    ratio, ci = _overall_cells(comparison)
     return [_geomean_label(comparison), "", "", "", "", "", ratio, ci, "", ""]
 
 
@@ -312,9 +318,7 @@ def _wide_cells(baseline_usec: float | None, rows: list[ComparisonRow | None], k
 def _wide_geomean(pairs: Pairs, shift: bool = True) -> list[str]:
     cells = ["geomean", "", "", ""]
     for _, comparison in pairs:
-        overall = comparison.overall
-        ratio = "-" if overall is None else f"{overall.ratio:.3f}"
-        ci = "-" if overall is None else _ratio_ci(overall.low, overall.high)
+        ratio, ci = _overall_cells(comparison)
         cells += [f"({comparison.geomean_rows} rows)", ratio, *([ci] if shift else []), "", ""]
     return cells
 
