@@ -9,7 +9,9 @@
 #
 # Environment:
 #   MPIMARK_FORCE_WHEEL=1  use the Open MPI wheel even when a system mpicc
-#                          exists (to test the CI path on a machine with MPI)
+#                          exists (to test the CI path on a machine with MPI);
+#                          the env file then makes it mpimark's default MPI
+#                          (MPIMARK_DEFAULT_MPI), so the demo runs on it too
 #   MPIMARK_SYSTEM_MPIS=1  install Debian's Open MPI and MPICH first when they
 #                          are missing (root with apt-get only); scripts/test.sh
 #                          sets it, because the tests run under both
@@ -87,8 +89,10 @@ if [ "${MPIMARK_CHROMIUM:-0}" = 1 ] && ! command -v chromium >/dev/null; then
 fi
 if [ ${#debian_packages[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q >/dev/null
-  apt-get install -y -q "${debian_packages[@]}" >/dev/null
+  # shellcheck source=apt-wait.sh
+  . "$ROOT/scripts/apt-wait.sh"  # apt_get: waits (bounded) while another apt-get holds apt's lock
+  apt_get update -q
+  apt_get install -y -q "${debian_packages[@]}"
 fi
 
 MPICC=$(system_tool mpicc)
@@ -119,24 +123,9 @@ if ! cmake_new_enough "$CMAKE"; then
   CMAKE=$VENV/bin/cmake
 fi
 
-cat >"$ENV_FILE" <<EOF
-# Written by scripts/setup.sh; source it to use the MPI and tools it chose.
-export MPIMARK_MPI=$MPI_KIND
-export MPIMARK_MPICC="$MPICC"
-export MPIMARK_CMAKE="$CMAKE"
-case ":\$PATH:" in
-  *":$VENV/bin:"*) ;;
-  *) export PATH="$VENV/bin:\$PATH" ;;
-esac
-EOF
-if [ "$(id -u)" = 0 ]; then
-  cat >>"$ENV_FILE" <<'EOF'
-# Running as root (containers, CI): Open MPI refuses to start without these.
-# MPICH ignores them.
-export OMPI_ALLOW_RUN_AS_ROOT=1
-export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-EOF
-fi
+# shellcheck source=env-file.sh
+. "$ROOT/scripts/env-file.sh"
+write_env_file "$ENV_FILE" "$MPI_KIND" "$MPICC" "$CMAKE" "$VENV"
 # shellcheck source=/dev/null
 . "$ENV_FILE"
 

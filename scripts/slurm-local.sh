@@ -35,8 +35,10 @@ start)
     fi
     say "installing slurm-wlm and munge from Debian's packages"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q slurm-wlm munge >/dev/null 2>&1 ||
-      { apt-get update -q >/dev/null && apt-get install -y -q slurm-wlm munge >/dev/null; }
+    # shellcheck source=apt-wait.sh
+    . "$(dirname "${BASH_SOURCE[0]}")/apt-wait.sh"  # apt_get: waits (bounded) while another apt-get holds the lock
+    apt_get install -y -q slurm-wlm munge 2>/dev/null ||
+      { apt_get update -q && apt_get install -y -q slurm-wlm munge; }
   fi
   # munge: Debian's package made /etc/munge/munge.key when it was installed.
   mkdir -p /run/munge /var/log/munge /var/lib/munge

@@ -83,3 +83,35 @@ def test_an_algorithm_not_taken_is_marked(need, tmp_path):
     assert len(events) == 1 and "read 1" in events[0]["message"]
     shown = ok(mpimark("algorithms", "show", "m", "--db", db)).stdout
     assert "left out" in shown and "recursive_doubling" in shown
+
+
+def test_an_algorithm_mpich_refuses_for_the_call_is_not_applicable_not_a_failure(need, tmp_path):
+    """MPICH applies Alltoall's pairwise_sendrecv_replace to MPI_IN_PLACE only, which IMB's Alltoall never
+    passes: the probe finds it refused, the study leaves it out and says so, and exits 0."""
+    need("mpich")
+    db = str(tmp_path / "r.db")
+    result = ok(mpimark("algorithms", "study", "mpi1", "Alltoall", "--mpi", "mpich", "-n", "2", "--launches", "2",
+                        "--algorithms", "Alltoall:pairwise,pairwise_sendrecv_replace", "--study", "a", "--db", db,
+                        "-msglog", "0:3", "-time", "0.2"))
+    why = "User set collective algorithm is not usable for the provided arguments"
+    assert f"Alltoall:pairwise_sendrecv_replace: not applicable to this call at np 2 (not launched): " \
+           f"Fatal error in internal_Alltoall: {why}" in " ".join(result.stdout.split())
+    assert set(_runs(db, "a")) == {"Alltoall:default", "Alltoall:pairwise"}
+    md = ok(mpimark("algorithms", "show", "a", "--format", "markdown", "--db", db)).stdout
+    assert "not applicable to this call at np 2" in md
+
+
+def test_a_library_abort_is_told_in_the_runs_message(need, tmp_path):
+    """The forced algorithm launched anyway (`mpimark run --env`): MPICH's own reason ends the message."""
+    need("mpich")
+    db = str(tmp_path / "r.db")
+    result = mpimark("run", "mpi1", "Alltoall", "-n", "2", "--mpi", "mpich", "--db", db, "-msglog", "0:2",
+                     "--env", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pairwise_sendrecv_replace",
+                     "--env", "MPIR_CVAR_COLLECTIVE_FALLBACK=error")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "MPIR_Alltoall_impl" in result.stderr  # the library's lines, shown with the failure
+    with Store(db) as store:
+        (run,) = store.runs()
+        assert run.status_message.endswith("stderr: Fatal error in internal_Alltoall: User set collective "
+                                           "algorithm is not usable for the provided arguments")
+        assert any(r.get("kind") == "launcher_stderr" for r in store.records(run.id))

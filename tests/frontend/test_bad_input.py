@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pytest
@@ -31,7 +32,7 @@ def test_unknown_benchmark_is_the_cores_one_line(available, db):
         result = mpimark("run", "mpi1", "NoSuchBenchmark", "-n", "2", "--mpi", name, "--db", str(db))
         assert result.returncode == 2  # the core's exit status for bad input, passed on
         assert error_lines(result) == [
-            "mpimark: error: unknown benchmark 'NoSuchBenchmark' in suite mpi1; run 'mpimark-core mpi1 -list' "
+            "mpimark: error: unknown benchmark 'NoSuchBenchmark' in suite mpi1; run 'mpimark list mpi1' "
             "to see the names (nothing stored)"]
         with Store(db) as store:
             assert store.runs() == []  # no empty failed run for a typo
@@ -46,21 +47,28 @@ def test_a_prefix_without_a_compiler(tmp_path):
         f"mpimark: error: no MPI C compiler at {tmp_path}/bin/mpicc; give --mpi-prefix the directory that holds bin/mpicc"]
 
 
-def test_a_locked_database(available, db):
+def test_a_database_locked_for_longer_than_the_wait(available, db):
     if not available:
         pytest.skip("no MPI on this machine")
     Store(db).close()  # an mpimark database, which another process is writing
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        result = mpimark("run", "PingPong", "-n", "2", "-msglog", "0:1", "--db", str(db), timeout=60)
+        result = mpimark("run", "PingPong", "-n", "2", "-msglog", "0:1", "--db", str(db), timeout=60,
+                         env={"MPIMARK_LOCK_WAIT_S": "1"})
     finally:
         holder.execute("ROLLBACK")
         holder.close()
     assert result.returncode == 1
-    assert error_lines(result) == [f"mpimark: error: the results database {db} is locked by another process; "
-                                   "wait or use --db to pick another file"]
-    assert len(result.stderr.splitlines()) == 1
+    [line] = error_lines(result)
+    # The holder (this test's process) is named, so the user knows whom they wait for.
+    assert line.startswith(f"mpimark: error: the results database {db} stayed locked by another process "
+                           f"(open in pid {os.getpid()} (")
+    assert line.endswith("for 1 s (MPIMARK_LOCK_WAIT_S): could not begin the run; try again once it is done, "
+                         "or use --db")
+    assert "Traceback" not in result.stderr
+    with Store(db) as store:
+        assert store.runs() == []  # nothing launched, nothing half stored
 
 
 @pytest.mark.parametrize("command", [("run", "PingPong", "-n", "2"), ("matrix", "--mpi", "openmpi", "-n", "2"),

@@ -50,9 +50,6 @@ NOT_HERE = {
     "mpimark submit": "needs a Slurm cluster with a partition P",
     "mpimark runs; mpimark collect --wait": "waits for the Slurm job of the submit before it",
     "mpimark matrix --mpi openmpi,mpich,impi": "needs Intel MPI (downloaded) and takes 11 minutes",
-    "mpimark algorithms study": "an algorithm study of 5 rounds (many minutes)",
-    "mpimark algorithms show coll": "shows the algorithm study the command before it makes",
-    "mpimark algorithms tune coll": "tunes from the algorithm study the command before it makes",
     "bash benchmarks/imb_parity.sh": "needs the Intel MPI wheel (downloaded) and a quiet machine; a benchmark, "
                                      "not a test (tests/unit/test_imb_parity.py and test_parity_launches.py "
                                      "cover its analysis)",
@@ -61,9 +58,11 @@ NOT_HERE = {
     "mpimark compare $(seq -s, 1 2 19)": "compares the 20 launches of the loop before it",
     "mpimark compare mpis": "compares the study the matrix line before it makes (20 launches)",
 }
-# Commands that launch MPI (or build a core for an implementation): minutes on a shared 2-core machine.
+# Commands that launch MPI (or build a core for an implementation): minutes on a shared 2-core machine; and
+# those that read what such a command stored (show and tune the algorithm study the line before them makes).
 LAUNCHING = ("bash scripts/mpiexec.sh", "mpiexec ", "L=$(date", "mpimark run ", "mpimark beff", "mpimark mpibench",
-             "mpimark startup", "mpimark algorithms list", "mpimark matrix ")
+             "mpimark startup", "mpimark algorithms list", "mpimark matrix ", "mpimark algorithms study",
+             "mpimark algorithms show coll", "mpimark algorithms tune coll")
 # Exit statuses a command (that starts so) may end with as written, other than 0: the gate's 3 when B is
 # slower and 4 when the launches cannot tell.
 ALLOWED_EXIT = {"mpimark compare 1-4 5-8 --fail-if-slower": (0, 3, 4),

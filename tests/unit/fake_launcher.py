@@ -52,6 +52,10 @@ with open(json_path, "w") as out:
         os._exit(137)
     if scenario == "rank_dies":
         sys.exit(137)
+    if scenario == "library_aborts":  # MPICH's error stack of a forced algorithm it cannot use, as hydra passes it on
+        sys.stderr.write((Path(__file__).parent / "data" / "launcher_stderr" / "mpich-alltoall-not-usable.txt")
+                         .read_text())
+        sys.exit(15)
     if scenario == "hang":
         # A "rank" in a process group of its own, as Open MPI starts them.
         child = os.fork()

@@ -130,9 +130,12 @@ def test_mpibench_v15_rows_hosts_and_communicators():
     allreduce = rows[2]
     assert (allreduce["datatype"], allreduce["count"], allreduce["repetitions"]) == ("MPI_DOUBLE", 1, 1000)
     assert (allreduce["t_avg_usec"], allreduce["t_min_usec"], allreduce["t_max_usec"]) == (1.01, 1.005, 1.015)
-    assert [r.get("communicator") for r in rows[3:]] == ["CartDim-1of2", "CartDim-2of2", "PartSize-2"]
-    assert [r["processes"] for r in rows[3:]] == [2, 1, 2]
-    assert "communicator" not in rows[0]  # MPI_COMM_WORLD is the plain case
+    # As the core's own mpiBench rows: the label in comm, rank 0's communicator size in comm_ranks, and
+    # every world rank taking part at once (docs/mpibench.md).
+    assert [r["comm"] for r in rows] == ["MPI_COMM_WORLD"] * 3 + ["CartDim-1of2", "CartDim-2of2", "PartSize-2"]
+    assert [r["comm_ranks"] for r in rows[3:]] == [2, 1, 2]
+    assert {r["processes"] for r in rows} == {2}
+    assert key(rows[0]).mode == ""  # MPI_COMM_WORLD is the plain case
     assert len({key(r) for r in rows}) == 6  # CartDim-1of2 and PartSize-2 are both 2 ranks, yet apart
 
 
@@ -156,7 +159,7 @@ def test_the_format_is_detected(name, fmt):
 def test_an_unknown_format_is_refused(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("hello\n", encoding="utf-8")
-    with pytest.raises(ImportFormatError, match="not IMB, OSU or mpiBench output"):
+    with pytest.raises(ImportFormatError, match="not IMB, OSU, mpiBench or b_eff output"):
         parse_file(path)
 
 

@@ -186,7 +186,7 @@ def test_a_large_stream_is_stored_whole_and_in_order(tmp_path):
 
 
 @pytest.mark.parametrize("write, said", [
-    (osu_log, "Latency appears more than once"),
+    (osu_log, "OSU MPI Latency Test appears more than once"),
     (mpibench_log, "looks like 2 runs one after another (2 'START mpiBench' lines)"),
 ])
 def test_concatenated_runs_of_osu_and_mpibench_are_stored_with_a_warning(tmp_path, write, said):

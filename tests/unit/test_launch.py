@@ -63,7 +63,8 @@ def test_old_lines_in_the_json_file_are_not_taken(tmp_path):
 def test_the_core_error_line_replaces_the_launcher_epilogue(tmp_path, capsys):
     outcome, records = launch_fake(tmp_path, "bad_input")
     assert (outcome.status, outcome.returncode, records) == ("failed", 2, [])
-    assert outcome.message == "unknown benchmark 'Foo' in suite mpi1; run 'mpimark-core mpi1 -list' to see the names"
+    # The core's own listing command is not on PATH through mpimark: the line names mpimark's.
+    assert outcome.message == "unknown benchmark 'Foo' in suite mpi1; run 'mpimark list mpi1' to see the names"
     assert capsys.readouterr().err == ""  # "Primary job terminated ..." is held back
 
 
@@ -87,6 +88,32 @@ def test_a_dead_rank_keeps_the_results_and_marks_the_run_incomplete(tmp_path):
     assert outcome.message.startswith("a rank died: ") and "exited with status 137 before the run's end record" in outcome.message
     assert outcome.message.endswith("the 2 results received are kept")
     assert [r["type"] for r in records] == ["run", "event", "result", "result"]
+
+
+NOT_USABLE = "Fatal error in internal_Alltoall: User set collective algorithm is not usable for the provided arguments"
+
+
+def test_a_library_abort_says_why_in_the_message_on_stderr_and_in_an_event(tmp_path, capsys):
+    outcome, records = launch_fake(tmp_path, "library_aborts")
+    assert (outcome.status, outcome.results, outcome.records) == ("incomplete", 2, 4)
+    assert outcome.message.startswith("a rank died: ") and outcome.message.endswith(
+        f"the 2 results received are kept; stderr: {NOT_USABLE}")
+    assert "MPIR_Alltoall_impl(2899)...................: User set collective" in capsys.readouterr().err
+    event = records[-1]  # after the stream's records, not counted as the core's
+    assert (event["type"], event["level"], event["kind"]) == ("event", "error", launch.LAUNCHER_STDERR_EVENT)
+    assert event["message"].splitlines()[0].startswith("Abort(337188623) on node 0")
+    assert len(event["message"].splitlines()) == 10
+
+
+def test_a_batch_job_is_judged_with_the_same_words(tmp_path):
+    # `mpimark collect` judges a Slurm job's files as run() judges a live launch.
+    stream = tmp_path / "run.jsonl"
+    stream.write_text("".join(json.dumps(r) + "\n" for r in (run_record(), result_record())))
+    stderr = (Path(__file__).parent / "data" / "launcher_stderr" / "mpich-alltoall-not-usable.txt").read_text()
+    records, outcome = launch.judge(stream, stderr, 15, impl=IMPL, processes=2, launcher="srun")
+    assert outcome.message.endswith(f"; stderr: {NOT_USABLE}") and outcome.records == 2
+    assert [r["type"] for r in records] == ["run", "result", "event"]
+    assert records[-1]["kind"] == launch.LAUNCHER_STDERR_EVENT
 
 
 def test_a_line_cut_off_by_a_kill_is_dropped(tmp_path):

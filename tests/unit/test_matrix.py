@@ -190,7 +190,7 @@ def test_the_study_compared_and_reported(fake, tmp_path):
     assert document["comparisons"][0]["geomean"]["ratio_b_a"] == pytest.approx(0.5, rel=0.01)
     csv_lines = invoke("compare", "eval", "--format", "csv", "--bytes", "1K", "--db", str(fake.db)).stdout.splitlines()
     # per implementation against openmpi: its 2 rows at 1 KiB, the geomean of all rows and of Allreduce's
-    assert csv_lines[0].startswith("a,b,benchmark,processes") and len(csv_lines) == 1 + 2 * (2 + 2)
+    assert csv_lines[0].startswith('"a","b","benchmark","processes"') and len(csv_lines) == 1 + 2 * (2 + 2)
     markdown = invoke("compare", "eval", "--format", "markdown", "--db", str(fake.db)).stdout
     assert markdown.startswith("| benchmark | np | bytes | openmpi [usec] | mpich [usec] | mpich/openmpi | "
                                "mpich/openmpi 95% CI | p (bh) | verdict |")

@@ -28,6 +28,7 @@ def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # no wheels mpimark installed for real
     monkeypatch.delenv("MPIMARK_MPI_HOME", raising=False)
+    monkeypatch.delenv(mpi.DEFAULT_ENV, raising=False)  # set by a wheel setup's env file (test_default_mpi.py)
 
 
 @pytest.fixture

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
 from mpimark.storage import studies
@@ -90,7 +93,7 @@ def test_runs_shows_each_launch_of_a_measurement(db):
 def test_export_of_one_run_id_is_that_run(db):
     result = invoke("export", "3", "--samples", "--format", "csv", "--db", str(db))
     assert result.exit_code == 0, result.stderr
-    rows = [line.split(",") for line in result.stdout.splitlines()]
+    rows = list(csv.reader(io.StringIO(result.stdout)))
     assert rows[0][1] == "run_id" and len(rows) == 4 and {row[1] for row in rows[1:]} == {"3"}
-    every = invoke("export", "2-4", "--samples", "--format", "csv", "--db", str(db)).stdout.splitlines()
-    assert {line.split(",")[1] for line in every[1:]} == {"2", "3", "4"}
+    every = list(csv.reader(io.StringIO(invoke("export", "2-4", "--samples", "--format", "csv", "--db", str(db)).stdout)))
+    assert {row[1] for row in every[1:]} == {"2", "3", "4"}

@@ -148,7 +148,7 @@ def test_migration_from_an_empty_file(tmp_path):
     assert sql.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert sql.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     tables = {name for (name,) in sql.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"runs", "results", "events", "study_runs", "study_plans", "slurm_jobs"}
+    assert tables == {"runs", "results", "result_shapes", "events", "study_runs", "study_plans", "slurm_jobs"}
 
 
 def test_migration_adopts_study_tables_made_before_they_were_migrations(tmp_path):

@@ -14,12 +14,21 @@ from typing import TextIO, TypeVar
 import click
 from rich.console import Console
 
+from mpimark.presentation.cells import terminal
+
 F = TypeVar("F", bound=Callable)
 
 
 def error_line(message: str) -> None:
-    """The one form every failure takes (DESIGN.md, Conventions)."""
-    click.echo(f"mpimark: error: {message}", err=True)
+    """The one form every failure takes (DESIGN.md, Conventions); a name from a file in it is shown, not obeyed."""
+    click.echo(f"mpimark: error: {terminal(message, layout=True)}", err=True)
+
+
+def echo_stored(text: str, nl: bool = True, err: bool = False, layout: bool = True) -> None:
+    """click.echo of lines made of stored or imported text (hosts, library versions, messages, names): through
+    cells.terminal, so an escape sequence in them is shown, not obeyed; layout=False for what is one line
+    by design, where a newline too is the data's and is written out."""
+    click.echo(terminal(text, layout=layout), nl=nl, err=err)
 
 
 def db_option(function: F) -> F:
@@ -39,7 +48,7 @@ def console(stream: TextIO) -> Console:
 
 def note(message: str) -> None:
     """A line of news on stderr: what mpimark did (built, stored as run N), not a result."""
-    click.echo(f"mpimark: {message}", err=True)
+    click.echo(f"mpimark: {terminal(message, layout=True)}", err=True)
 
 
 def tilde(path: Path) -> str:

@@ -21,13 +21,14 @@ from rich.text import Text
 
 from mpimark.analysis import algorithms as verdicts
 from mpimark.analysis.launches import ADVISED_LAUNCHES
-from mpimark.commands import console, db_option, error_line, note, recording
+from mpimark.commands import console, db_option, error_line, note, outputs, recording
 from mpimark.commands.options import (EXIT_INTERRUPTED, PassThroughCommand, launcher_options, launches_option,
                                       mpi_options, parse_process_counts, placement, placement_options,
                                       suite_and_args)
-from mpimark.execution import algorithms, build, matrix, mpi, slurm
+from mpimark.execution import algorithms, applicability, build, matrix, mpi, slurm
 from mpimark.execution.placement import Placement
 from mpimark.presentation import algorithms as shown
+from mpimark.presentation.cells import text as cell_text
 from mpimark.storage import studies
 from mpimark.storage.store import Store, StoreError
 
@@ -62,12 +63,12 @@ def list_command(ops: tuple[str, ...], mpi_name: str | None, mpi_prefix: str | N
         return
     out = console(sys.stdout)
     for s in chosen:
-        table = Table(title=Text(f"{s.op} ({impl.name}, {impl.vendor} {impl.version}): {s.variable}"),
+        table = Table(title=cell_text(f"{s.op} ({impl.name}, {impl.vendor} {impl.version}): {s.variable}"),
                       title_justify="left")
         for header, justify in (("id", "right"), ("algorithm", "left"), ("setting", "left")):
             table.add_column(header, justify=justify)
         for a in s.algorithms:
-            table.add_row(str(a.id), Text(a.name), Text(s.setting(a)))
+            table.add_row(str(a.id), cell_text(a.name), cell_text(s.setting(a)))
         out.print(table)
     out.print(Text(f"from {origin}" + ("" if any(s.cvar for s in chosen) else "; not verifiable in a run")))
 
@@ -112,7 +113,10 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     rounds; each forced launch runs with the variables that force it (as --env
     would set them) and is checked to have taken it (the control variable read
     back through MPI_T; MPICH with MPIR_CVAR_COLLECTIVE_FALLBACK=error). Add
-    -check to catch algorithms that deliver wrong data.
+    -check to catch algorithms that deliver wrong data. An algorithm the
+    library refuses for the benchmark's call (a probe launch at each process
+    count, -iter 1, cached) is listed as not applicable to this call, not
+    launched.
     `mpimark algorithms study Allreduce Bcast --mpi mpich -n 2,4 --launches 5 -msglog 0:16 -check`
     """
     process_counts = parse_process_counts(counts)
@@ -153,14 +157,26 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
     with Store(db) as store:
         if studies.members(store, study):
             raise StoreError(f"study {study!r} exists already; give another --study name")
+    try:
+        refused = applicability.not_applicable(
+            impl, core, suite, [applicability.Probe(label, n, tuple(matrix.core_args(args_for[label], n)),
+                                                    placement_for[label])
+                                for label, arm in arms.items() if arm.id is not None for n in process_counts],
+            srun=srun, news=note)
+    except applicability.Interrupted:
+        error_line(f"interrupted while probing which algorithms apply; study {study} not started, nothing stored")
+        ctx.exit(EXIT_INTERRUPTED)
+    for (label, n), why in refused.items():
+        note(f"{label} at {n} processes: {shown.NOT_APPLICABLE}: {why}")
     _launch(db, study, impl, core, arms, args_for, placement_for, process_counts, launches, seed, suite, rest,
             timeout, tables, asked, srun, {
                 "kind": PLAN_KIND, "mpi": impl.name, "mpi_kind": impl.kind, "library_version": impl.library_version,
                 "origin": origin, "suite": suite, "args": rest, "processes": process_counts,
                 "launches": launches, "seed": seed, "arms": [dataclasses.asdict(a) for a in arms.values()],
                 "selectables": [s.to_record() for s in selectables],
+                "not_applicable": [{"label": label, "processes": n, "why": why} for (label, n), why in refused.items()],
                 "command": ["mpimark", *sys.argv[1:]],
-            }, _forced_check(selectables), lambda store: _show(store, study, "table"), ctx)
+            }, _forced_check(selectables), lambda store: _show(store, study, "table"), ctx, skip=set(refused))
 
 
 def _forced_check(selectables: list[algorithms.Selectable]) -> Callable[[verdicts.Arm, dict], str | None]:
@@ -176,12 +192,16 @@ def _launch(db: str | None, study: str, impl: mpi.MpiImpl, core: Path, arms: dic
             args_for: dict[str, list[str]], placement_for: dict[str, Placement], process_counts: list[int],
             rounds: int, seed: int | None, suite: str, rest: list[str], timeout: float, tables: bool,
             asked: Placement, srun: slurm.Srun | None, plan: dict, check: Callable[[verdicts.Arm, dict], str | None],
-            show: Callable[[Store], None], ctx: click.Context) -> None:
-    """Launch the arms round robin as one study (stored with its plan), mark runs check() rejects, show it."""
+            show: Callable[[Store], None], ctx: click.Context, skip: set[tuple[str, int]] = frozenset()) -> None:
+    """Launch the arms round robin as one study (stored with its plan), mark runs check() rejects, show it.
+
+    skip: the (arm, process count) pairs not launched (not applicable to the call)."""
     labels = list(arms)
-    launches = matrix.plan(labels, process_counts, rounds, seed)
+    planned = [x for x in matrix.plan(labels, process_counts, rounds, seed) if (x.label, x.processes) not in skip]
+    launches = [dataclasses.replace(x, index=i) for i, x in enumerate(planned, start=1)]
+    left_out = f"; {len(skip)} not applicable, left out" if skip else ""
     note(f"study {study}: {len(launches)} launches ({len(labels)} arms x {len(process_counts)} process counts x "
-         f"{rounds} round{'s' if rounds > 1 else ''}) under {impl.name}")
+         f"{rounds} round{'s' if rounds > 1 else ''}{left_out}) under {impl.name}")
     members = {label: matrix.Member(label, impl, core) for label in labels}
     with Store(db) as store:
         studies.add_plan(store, study, plan)
@@ -243,13 +263,14 @@ def _title(study: str, plan: dict) -> str:
 def _show(store: Store, study: str, fmt: str) -> None:
     plan, verdict = _load(store, study)
     title = _title(study, plan)
+    refused = plan.get("not_applicable", [])
     if fmt == "markdown":
-        click.echo(shown.markdown(verdict, title), nl=False)
+        click.echo(shown.markdown(verdict, title, refused), nl=False)
         return
     out = console(sys.stdout)
     out.print(shown.table(verdict, title))
-    for line in shown.footnotes(verdict):
-        out.print(Text(line))
+    for line in [*shown.footnotes(verdict), *shown.not_applicable_notes(refused)]:
+        out.print(cell_text(line))
 
 
 @algorithms_group.command("show")
@@ -266,7 +287,8 @@ def show_command(study: str, fmt: str, plot_dir: Path | None, plot_format: str, 
         if plot_dir is not None:
             from mpimark.presentation import plots as base
             _, verdict = _load(store, study)
-            for path in base.write(shown.plots(verdict, study), plot_dir, plot_format):
+            for path in base.write(shown.plots(verdict, study), plot_dir, plot_format,
+                                   check=lambda paths: outputs.refuse_database(paths, db, "--plot")):
                 note(f"wrote {path}")
 
 
@@ -307,6 +329,7 @@ def tune_command(ctx: click.Context, study: str, path: Path, include_undecided: 
     the launches decide are written unless --include-undecided.
     `mpimark algorithms tune ompi-coll -o rules.txt --verify --launches 5`
     """
+    outputs.refuse_database([path, path.with_name(path.name + ".undecided.txt")], db, "-o")
     with Store(db) as store:
         plan, verdict = _load(store, study)
     if plan.get("verify_of"):
@@ -347,7 +370,7 @@ def tune_command(ctx: click.Context, study: str, path: Path, include_undecided: 
     out = console(sys.stdout)
     out.print(shown.table(verdict, _title(study, plan), chosen))
     for line in shown.footnotes(verdict):
-        out.print(Text(line))
+        out.print(cell_text(line))
     kept = sum(1 for row, written in zip(verdict.rows, chosen.rows) if written.best is not row.best)
     if kept:
         note(f"{kept} of {len(verdict.rows)} rows keep the library's default: their winner is not decided by the "

@@ -15,10 +15,11 @@ from rich.console import Console
 from mpimark.analysis import gate
 from mpimark.analysis.launches import compare_launches, Comparison
 from mpimark.analysis.statistics import CORRECTIONS, DEFAULT_CORRECTION
-from mpimark.commands import db_option, note
+from mpimark.commands import db_option, echo_stored, note, outputs
 from mpimark.errors import MpimarkError
 from mpimark.records.mpi_library import label as library_label
 from mpimark.presentation import comparison, gate_text
+from mpimark.presentation.cells import terminal
 from mpimark.presentation.selfcheck_notes import series_warnings
 from mpimark.records import placement
 from mpimark.storage import studies
@@ -175,7 +176,7 @@ def _gate(gated: gate_text.Gated, threshold: float | None, fmt: str, alpha: floa
     if fmt == "markdown":
         sys.stdout.write("\n" + gate_text.gate_markdown(decision, gated))
     else:
-        click.echo("\n".join(gate_text.gate_lines(decision, gated)), err=fmt != "table")
+        echo_stored("\n".join(gate_text.gate_lines(decision, gated)), err=fmt != "table")
     if decision.exit_status:
         raise click.exceptions.Exit(decision.exit_status)
 
@@ -279,7 +280,8 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
         series = by_placement(load(store, selectors, results=False))
         # a benchmark at a time, each plot written as it is drawn: runs of any size, one series or several
         for batch in filter(None, _plots_by_benchmark(store, series, size)):
-            for path in plots.write(batch, Path(directory), fmt):
+            for path in plots.write(batch, Path(directory), fmt,
+                                    check=lambda paths: outputs.refuse_database(paths, db, "-o")):
                 click.echo(str(path))
                 written += 1
     if not written:
@@ -319,6 +321,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
     implementations of a study, STUDY:IMPL one of them."""
     from mpimark.presentation import report  # matplotlib and jinja2: only for the commands that need them
 
+    outputs.refuse_database([output], db, "-o")
     with Store(db, for_reading=True) as store:  # read a benchmark at a time while it renders
         html = report.render_stored(store, load(store, selectors, results=False), size, correction)
     Path(output).parent.mkdir(parents=True, exist_ok=True)  # as plot -o does: `-o results/x.html` in a clone
@@ -330,6 +333,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(("auto", *IMPORT_FORMATS)), default="auto", show_default=True,
               help="imb: IMB text (any version); osu: OSU Micro-Benchmarks; mpibench: LLNL mpiBench; "
+                   "beff: b_eff's .sum or .short (HLRS b_eff.c or mpimark-core beff); "
                    "jsonl: mpimark-core's own -json stream (a run launched by hand).")
 @click.option("--mpi", "mpi_name", help="Name of the MPI implementation that produced the files (legends, studies).")
 @click.option("--np", "processes", type=click.IntRange(min=1),
@@ -340,7 +344,7 @@ def report_command(selectors: tuple[str, ...], output: str, size: int | None, co
 @db_option
 def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, processes: int | None,
                    study: str | None, impl: str | None, again: bool, db: str | None) -> None:
-    """Store IMB, OSU or mpiBench text output, or the core's JSON Lines stream, as runs, one run per file.
+    """Store IMB, OSU, mpiBench or b_eff output, or the core's JSON Lines stream, as runs, one run per file.
 
     Every file is read and checked first; a malformed one stops the import
     before anything is stored. A stream of `mpimark-core ... -json FILE`
@@ -370,7 +374,7 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
                 notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
                 said = f"; {'; '.join(notes)}" if notes else ""
                 status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
-                click.echo(f"{item.path}: run {run_id}, {item.count} results ({item.fmt}{status}){said}")
+                echo_stored(f"{item.path}: run {run_id}, {item.count} results ({item.fmt}{status}){said}", layout=False)
             if study:
                 studies.add_run(store, study, run_id, impl or mpi_name)
 
@@ -390,7 +394,7 @@ def study_add(study: str, run_ids: tuple[int, ...], impl: str | None, db: str | 
     with Store(db, create=False) as store:
         for run_id in run_ids:
             member = studies.add_run(store, study, run_id, impl)
-            click.echo(f"run {member.run_id} is {member.study}:{member.implementation}")
+            echo_stored(f"run {member.run_id} is {member.study}:{member.implementation}", layout=False)
 
 
 @study_group.command("list")
@@ -404,14 +408,15 @@ def study_list(study: str | None, db: str | None) -> None:
         click.echo(f"no study {study!r}" if study else "no studies")
         return
     for member in found:
-        click.echo(f"{member.study}:{member.implementation}\trun {member.run_id}")
+        click.echo(f"{terminal(f'{member.study}:{member.implementation}')}\trun {member.run_id}")
     if study:
         with Store(db, for_reading=True) as store:
             for plan in studies.plans(store, study):
                 labels = ",".join(i["label"] for i in plan.get("implementations", []))
                 seed = "round robin" if plan.get("seed") is None else f"round robin, shuffled with seed {plan['seed']}"
-                click.echo(f"# matrix {plan['added_utc']}: --mpi {labels} -n {','.join(map(str, plan['processes']))} "
-                           f"--launches {plan['launches']} ({seed}): {plan['suite']} {' '.join(plan['args'])}")
+                echo_stored(f"# matrix {plan['added_utc']}: --mpi {labels} -n {','.join(map(str, plan['processes']))} "
+                            f"--launches {plan['launches']} ({seed}): {plan['suite']} {' '.join(plan['args'])}",
+                            layout=False)
 
 
 COMMANDS = (compare_command, plot_command, report_command, import_command, study_group)

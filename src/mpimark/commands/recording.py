@@ -19,15 +19,15 @@ from typing import Literal
 
 import click
 
-from mpimark.commands import error_line
+from mpimark.commands import error_line, locked_end, note, outputs
 from mpimark.commands.options import exit_status
 from mpimark.execution import launch, matrix, slurm
 from mpimark.execution.mpi import MpiImpl
 from mpimark.execution import machine
 from mpimark.execution.placement import Placement
-from mpimark.storage import studies
+from mpimark.storage import locking, studies
 from mpimark.records.results import MACHINE_EVENT, parse_record
-from mpimark.storage.store import owner_alive, Store
+from mpimark.storage.store import being_imported, owner_alive, Store
 
 
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
@@ -38,7 +38,9 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
 
     What `mpimark run` does for its one launch and `mpimark matrix` for each
-    of its launches. An exception from the store ends the job and propagates.
+    of its launches. An exception from the store ends the job and propagates, but for another process's
+    lock: the records wait for it in order while the job runs, and at the end mpimark waits for the lock
+    (locked_end.store_end, bounded), so a run that ends during a long import is stored whole.
     The placement asked for is stored with the run (None when it is the default).
     srun: launch with Slurm's srun (slurm.resolve) instead of impl's mpiexec.
     json_path None: the stream goes to a file beside the database (Store.stream_dir), recorded with
@@ -50,23 +52,25 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
         json_path = _stream_file(store)
     argv, env = launch.command(impl, processes, core, suite, args, json_path, placement, srun=srun)
     count_hint = srun.hint if srun else None
-    run_id = store.begin_run(launch_command=argv, environment=env, mpi_name=impl.name,
-                             mpi_prefix=impl.prefix, requested_processes=processes, suite=suite,
-                             placement=None if placement.is_default else placement.to_record(),
-                             stream_path=Path(json_path).resolve(), measurement=measurement)
+    run_id = locking.when_free(store, lambda: store.begin_run(
+        launch_command=argv, environment=env, mpi_name=impl.name, mpi_prefix=impl.prefix,
+        requested_processes=processes, suite=suite, placement=None if placement.is_default else placement.to_record(),
+        stream_path=Path(json_path).resolve(), measurement=measurement),
+        "begin the run", wait_s=locking.lock_wait_s(), news=note)
     found = machine.facts(core)
     machine_event = {"type": "event", "level": "info", "kind": MACHINE_EVENT, "message": machine.summary(found),
                      "machine": found}
+    queue = locking.RecordQueue(store, run_id)  # while another process writes, the records wait in order
 
     def keep(record: dict) -> None:
-        store.add_record(run_id, record)
+        queue.add(record)
         if record.get("type") == "run":  # the stream's first record; the launching host's facts next to it
-            store.add_record(run_id, machine_event)
+            queue.add(machine_event)
 
     outcome = launch.run(argv, env, json_path, keep,
                          impl=impl, processes=processes, timeout=timeout, quiet=quiet, stamp_env=stamp_env,
                          count_hint=count_hint)
-    store.finish_run(run_id, outcome.status, outcome.message)
+    locked_end.store_end(store, queue, outcome, Path(json_path), machine_event)
     if scratch:
         Path(json_path).unlink(missing_ok=True)
     return run_id, outcome
@@ -86,10 +90,11 @@ def run_launches(ctx: click.Context, store: Store, count: int, impl: MpiImpl, pr
     FILE.k.jsonl. before(index) is called as each launch begins (0-based).
     """
     measurement: int | Literal["new"] | None = "new" if count > 1 else None
+    if json_file:  # before the first launch: a stream written over the database would destroy it
+        outputs.refuse_database([_launch_json(json_file, index, count) for index in range(count)], store.path,
+                                "--json")
     for index in range(count):
-        json_path = Path(json_file).resolve() if json_file else None  # None: beside the database
-        if json_path is not None and count > 1:  # one file per launch: FILE.1.jsonl, FILE.2.jsonl, ...
-            json_path = json_path.with_name(f"{json_path.stem}.{index + 1}{json_path.suffix or '.jsonl'}")
+        json_path = _launch_json(json_file, index, count) if json_file else None  # None: beside the database
         before(index)
         run_id, outcome = run_stored(store, impl, processes, core, suite, args, json_path, measurement=measurement,
                                      **options)
@@ -98,6 +103,14 @@ def run_launches(ctx: click.Context, store: Store, count: int, impl: MpiImpl, pr
         yield index, run_id, outcome
         if outcome.status != "complete":
             return
+
+
+def _launch_json(json_file: Path | str, index: int, count: int) -> Path:
+    """Launch index's --json file: FILE itself, or with count > 1 one per launch (FILE.1.jsonl, FILE.2.jsonl, ...)."""
+    json_path = Path(json_file).resolve()
+    if count == 1:
+        return json_path
+    return json_path.with_name(f"{json_path.stem}.{index + 1}{json_path.suffix or '.jsonl'}")
 
 
 def _stream_file(store: Store) -> Path:
@@ -130,20 +143,35 @@ def recover(store: Store, on_recovered: Callable[[int, str], None] = lambda run_
     """Finish every run whose mpimark died (owner gone): what its stream file holds stored, status incomplete.
 
     Runs of another host (the owner cannot be checked from here) are left alone. The stream file is
-    removed once stored, unless the user named it (--json).
+    removed once stored, unless the user named it (--json). A run whose mpimark ended it but found the
+    database locked (locked_end: a note beside its stream) is finished with the outcome that mpimark saw.
+    An import whose mpimark died (Store.add_run) is deleted: part of a file is no run; import it again.
     """
     recovered = []
     for row in store.runs():
         if row.status != "running" or owner_alive(row.owner) is not False:
             continue
+        if being_imported(row):
+            store.delete_run(row.id)
+            recovered.append(row.id)
+            on_recovered(row.id, f"mpimark (pid {row.owner.get('pid')}) died while importing it: the part stored "
+                                  "was deleted; import the file again")
+            continue
         stream = Path(row.stream_path) if row.stream_path else None
         records = _stream_records(stream) if stream is not None else []
+        ended = locked_end.ended(stream) if stream is not None else None
         pid = row.owner.get("pid") if row.owner else "?"
-        message = f"mpimark (pid {pid}) died during the run"
+        if ended:
+            records = locked_end.with_machine_event(records, ended)
+            message = f"mpimark (pid {pid}) ended the run {ended['status']} but found the database locked"
+        else:
+            message = f"mpimark (pid {pid}) died during the run"
         added = store.recover_run(row.id, records, message)
         if stream is not None:
             message += f"; {added} more record(s) stored from its stream {stream}"
-            store.finish_run(row.id, "incomplete", message)
+            store.finish_run(row.id, ended["status"] if ended else "incomplete",
+                             "; ".join(filter(None, [ended and ended.get("message"), message])))
+            locked_end.note_path(stream).unlink(missing_ok=True)
         if stream is not None and stream.parent == store.stream_dir():
             stream.unlink(missing_ok=True)
         recovered.append(row.id)
@@ -184,7 +212,8 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
             matrix.core_args((args_for or {}).get(planned.label, args), planned.processes), None,
             timeout=timeout, quiet=quiet, placement=(placement_for or {}).get(planned.label, placement),
             srun=(srun or {}).get(planned.label))
-        studies.add_run(store, study, run_id, planned.label)
+        locking.when_free(store, lambda: studies.add_run(store, study, run_id, planned.label),
+                          f"add run {run_id} to study {study}", wait_s=locking.lock_wait_s(), news=note)
         done = matrix.Done(planned, run_id, outcome.status, outcome.message, outcome.results,
                            time.monotonic() - started, load)
         finished.append(done)

@@ -12,8 +12,9 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.commands import console, db_option, error_line, jobs, note, recording
-from mpimark.presentation import imb_text, placement, rigour, study_export, tools
+from mpimark.commands import console, db_option, echo_stored, error_line, jobs, locked_end, note, outputs, recording
+from mpimark.presentation import imb_text, osu_text, placement, rigour, study_export, tools
+from mpimark.presentation.cells import text as cell_text
 from mpimark.presentation.export import (csv_chunks, describe, export, export_chunks, FORMATS as EXPORT_FORMATS,
                                          markdown_export_chunks, streams)
 from mpimark.presentation.summary import describe_run, EXPORTS, rich_parts, to_rich
@@ -21,14 +22,16 @@ from mpimark.records import machine
 from mpimark.records.mpi_library import label as library_label
 from mpimark.records.results import group_results, read_records, ResultsError
 from mpimark.storage.selection import load
-from mpimark.storage.store import default_path, owner_alive, RunRow, Store
+from mpimark.storage.store import being_imported, default_path, owner_alive, RunRow, Store
 
 FORMATS = ("table", *EXPORTS)
 
 
 def _mpi(row: RunRow) -> str:
-    # "Open MPI v4.1.4, package: ..." -> "Open MPI 4.1.4": the rest does not fit a table.
-    return library_label(row.mpi_library_version) or row.mpi_name or "?"
+    # "Open MPI v4.1.4, package: ..." -> "Open MPI 4.1.4": the rest does not fit a table. A log that names no
+    # library may still name the MPI standard it implements (IMB's "# MPI Version : 3.1").
+    standard = f" (MPI {row.mpi_standard_version})" if row.mpi_standard_version else ""
+    return library_label(row.mpi_library_version) or row.mpi_name or f"?{standard}"
 
 
 @click.command()
@@ -70,7 +73,7 @@ def runs(db: str | None) -> None:
             cells.append("" if job is None else f"{job.job_id} {job.state}{reason}")
         if launches:
             cells.append(launches.get(row.id, ""))
-        table.add_row(*(Text(str(cell)) for cell in cells), style=style)  # Text: no rich markup in names
+        table.add_row(*(cell_text(cell) for cell in cells), style=style)  # escapes shown, no rich markup
     console(sys.stdout).print(table)
 
 
@@ -87,7 +90,11 @@ def _launch_of(rows: list[RunRow]) -> dict[int, str]:
 
 def _status(row: RunRow) -> str:
     if row.status == "running" and owner_alive(row.owner) is False:
+        if row.stream_path and locked_end.ended(Path(row.stream_path)):
+            return "running: its end waits in its stream ('mpimark recover')"  # the database was locked
         return "running, but its mpimark died ('mpimark recover')"
+    if being_imported(row):
+        return "being imported"
     return row.status
 
 
@@ -122,7 +129,7 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
         if unstored:
             for done in jobs.refresh(store, unstored, news=note):
                 note(jobs.describe(done))
-        rows = [store.run(run_id) for run_id in run_ids]
+        rows = [store.readable_run(run_id) for run_id in run_ids]
         for run_id in run_ids:
             job = store.job(run_id)
             if job and not job.collected_utc:  # still queued or running: say so, there is nothing to show yet
@@ -133,8 +140,8 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
         if len(rows) > 1 and not stats and all(tool is tools.startup for tool in tool_of):
             launches = [store.records(row.id) for row in rows]
             for row, records in zip(rows, launches):
-                click.echo(describe(row, records))
-            click.echo(tools.startup.report([tools.startup.launch(records, row.id)
+                echo_stored(describe(row, records))
+            echo_stored(tools.startup.report([tools.startup.launch(records, row.id)
                                              for row, records in zip(rows, launches)]), nl=False)
             return
         for index, (row, run, tool) in enumerate(zip(rows, runs, tool_of)):
@@ -160,36 +167,37 @@ def _show_one(row: RunRow, run: dict | None, records: Iterable[dict], context: l
               tool) -> None:
     """records: what the tables are made of (read once; with stats and no tool, the tables themselves:
     Store.iter_tables); context: the records the other lines need."""
-    click.echo(describe(row, context))
+    echo_stored(describe(row, context), layout=False)
     if run and not stats:  # with --stats the summary prints this line itself
-        click.echo(describe_run(run))
+        echo_stored(describe_run(run), layout=False)
     if row.launch_command:
-        click.echo(f"command: {shlex.join(row.launch_command)}")
+        echo_stored(f"command: {shlex.join(row.launch_command)}", layout=False)
     if row.environment:
-        click.echo("environment: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in row.environment.items()))
+        echo_stored("environment: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in row.environment.items()),
+                    layout=False)
     for line in placement.lines(row.placement, run):
-        click.echo(line)
+        echo_stored(line)
     if run:
-        click.echo(f"machine: {machine.line(context)}")
+        echo_stored(f"machine: {machine.line(context)}", layout=False)
     # IMB's tables hold the self-checks' warnings in place; the other views get them here.
     for line in rigour.header_lines(run, context, with_warnings=stats or tool is not None):
-        click.echo(line)
+        echo_stored(line)
     if not row.results:
-        click.echo(f"run {row.id} has no results")
+        echo_stored(f"run {row.id} has no results")
     elif stats:
         terminal = console(sys.stdout)
         tables = records if tool is None else group_results(records).items()
         for part in rich_parts(run, tables, terminal.width):  # one at a time: printed together they held every table's cells
             terminal.print(part)
     elif tool is tools.startup:
-        click.echo(tool.text(records, row.id), nl=False)
+        echo_stored(tool.text(records, row.id), nl=False)
     elif tool is not None:
-        click.echo(tool.text(records), nl=False)
+        echo_stored(tool.text(records), nl=False)
     else:
         for lines in _batches(imb_text.table_chunks(records, run)):
-            click.echo(lines, nl=False)
+            echo_stored(lines, nl=False)
     for line in rigour.row_block(context):
-        click.echo(line)
+        echo_stored(line)
 
 
 def _batches(chunks: Iterable[str], size: int = 4096) -> Iterator[str]:
@@ -217,9 +225,15 @@ def _batches(chunks: Iterable[str], size: int = 4096) -> Iterator[str]:
 def export_command(selector: str, fmt: str, per_sample: bool, output: str | None, db: str | None) -> None:
     """Write a stored run as JSON Lines, CSV, Markdown or IMB text; or a study (STUDY, STUDY:IMPL, several
     runs as a selector) as one tidy CSV or JSON Lines table of every run's rows (or samples)."""
+    if output is not None:
+        outputs.refuse_database([output], db, "-o")
     if selector.isdigit() and not per_sample:
         with Store(db, for_reading=True) as store:
-            row, run = store.run(int(selector)), store.run_record(int(selector))
+            row, run = store.readable_run(int(selector)), store.run_record(int(selector))
+            if fmt == "imb" and osu_text.owns(row.suite):  # OSU's tests have no IMB equivalent
+                raise click.UsageError(f"run {row.id} is OSU Micro-Benchmarks output, which IMB's text cannot hold; "
+                                       f"export it as json, csv or markdown ('mpimark show {row.id}' prints it "
+                                       "in OSU's own layout)")
             # Written as the records are read: a run of any size in bounded memory.
             if streams(row, run, fmt):
                 _write_out(export_chunks(run, store.iter_records(row.id), fmt), output)
@@ -274,6 +288,8 @@ def validate(ctx: click.Context, files: tuple[str, ...]) -> None:
               help="Write to this file instead of standard output.")
 def summary(file: str, fmt: str, output: str | None) -> None:
     """One table per benchmark x process count (x group) of a results file."""
+    if output is not None:  # no database is opened, but the default one ($MPIMARK_DB) must not be written over
+        outputs.refuse_database([output], None, "-o")
     records = read_records(file)
     tables = group_results(records)
     if output is None:

@@ -25,6 +25,7 @@ from mpimark.commands.options import EXIT_INTERRUPTED, FEW_LAUNCHES, launcher_op
     launches_option, PassThroughCommand, placement, placement_options, parse_process_counts, Seconds, suite_and_args
 from mpimark.execution import build, matrix, mpi, slurm
 from mpimark.presentation import gate_text, sequential_text
+from mpimark.presentation.cells import text as cell_text
 from mpimark.storage import studies
 from mpimark.storage.store import default_path, Store, StoreError
 
@@ -228,7 +229,7 @@ def _print_sequence_end(end: until_decided.Ended, sequence: sequential.Plan, thr
 def _print_summary(study: str, done: list[matrix.Done], members: list[matrix.Member], counts: list[int],
                    db: str | None) -> None:
     out = console(sys.stdout)
-    table = Table(title=Text(f"study {study}"), title_justify="left")
+    table = Table(title=cell_text(f"study {study}"), title_justify="left")
     for header, justify in (("implementation", "left"), ("MPI library", "left"), ("np", "right"),
                             ("launches", "right"), ("complete", "right"), ("results", "right"),
                             ("median time", "right"), ("runs", "left")):
@@ -236,7 +237,7 @@ def _print_summary(study: str, done: list[matrix.Done], members: list[matrix.Mem
     library = {m.label: f"{m.impl.vendor} {m.impl.version}" for m in members}
     for cell in matrix.summary(done, [m.label for m in members], counts):
         style = None if cell.complete == cell.launches else "yellow"
-        table.add_row(*(Text(str(value)) for value in (
+        table.add_row(*(cell_text(value) for value in (  # labels and library strings: escapes shown
             cell.label, library[cell.label], cell.processes, cell.launches, cell.complete, cell.results,
             _clock(cell.median_seconds), ", ".join(map(str, cell.run_ids)))), style=style)
     out.print(table)
@@ -254,7 +255,7 @@ def _print_summary(study: str, done: list[matrix.Done], members: list[matrix.Mem
     lines.append(("report:", ["mpimark", "report", study, "-o", "report.html", *db_words], None))
     lines.append(("plots:", ["mpimark", "plot", study, "-o", "plots/", *db_words], None))
     for head, argv, comment in lines:
-        out.print(Text(f"{head:9}{shlex.join(argv)}" + (f"    # {comment}" if comment else "")))
+        out.print(cell_text(f"{head:9}{shlex.join(argv)}" + (f"    # {comment}" if comment else "")))
 
 
 COMMANDS = (matrix_command,)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from mpimark.commands import db_option, error_line, note, preflight, recording, tilde
+from mpimark.commands import db_option, echo_stored, error_line, note, outputs, preflight, recording, tilde
 from mpimark.commands.options import exit_status, launcher_options, launches_option, Seconds, mpi_options, \
     PassThroughCommand, processes_option, placement, placement_options
 from mpimark.execution import build, launch, mpi, slurm
@@ -65,6 +65,15 @@ def _out_dir(out: str | None) -> Path | None:
     if not directory.is_dir():
         raise click.UsageError(f"--out {out}: not a directory")
     return directory
+
+
+def _out_file(out: str | None, name: str, db: str | None) -> Path | None:
+    """--out DIR's file name (None without --out), the directory made and the file not the results database."""
+    directory = _out_dir(out)
+    if directory is None:
+        return None
+    outputs.refuse_database([directory / name], db, "--out")
+    return directory / name
 
 
 def _launch(ctx: click.Context, tool: str, processes: int, mpi_name: str | None, mpi_prefix: str | None, db: str | None,
@@ -133,6 +142,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
         args += ["-mem", str(mem_mb)]
     directory = _out_dir(out)
     prefix = directory / BEFF_PREFIX
+    outputs.refuse_database(beff_view.output_files(prefix), db, "--out")
     args += ["-out", str(prefix)]
     for run_id, outcome, records, db_path in _launch(ctx, "beff", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=quiet, where=where, launcher=launcher,
@@ -143,7 +153,7 @@ def beff(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: s
             files = [p for p in beff_view.output_files(prefix) if p.exists()]
             note(f"files: {', '.join(tilde(p) for p in files)}")
             click.echo()
-            click.echo(beff_view.text(records), nl=False)
+            echo_stored(beff_view.text(records), nl=False)
         _fail_if_incomplete(ctx, run_id, outcome)
 
 
@@ -172,17 +182,16 @@ def mpibench(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_nam
     args = _refuse(words, {
         "-json": "mpimark gives the core its -json file; use --json FILE to keep a copy"})
     preflight.check_processes("mpibench", args, [processes])
-    directory = _out_dir(out)
+    lines_file = _out_file(out, "mpibench.txt", db)
     for run_id, outcome, records, db_path in _launch(ctx, "mpibench", processes, mpi_name, mpi_prefix, db, timeout,
                                                       json_file, args, quiet=quiet, where=where, launcher=launcher,
                                                       srun_mpi=srun_mpi):
         note(f"stored as run {run_id} in {tilde(db_path)}")
-        if directory is not None:
-            path = directory / "mpibench.txt"
-            path.write_text(mpibench_view.text(records), encoding="utf-8")
-            note(f"file: {tilde(path)}")
+        if lines_file is not None:
+            lines_file.write_text(mpibench_view.text(records), encoding="utf-8")
+            note(f"file: {tilde(lines_file)}")
         if quiet:
-            click.echo(mpibench_view.text(records), nl=False)
+            echo_stored(mpibench_view.text(records), nl=False)
         _fail_if_incomplete(ctx, run_id, outcome)
 
 
@@ -224,7 +233,7 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
         args.append("-hello")
     if init_only and "-init-only" not in lowered:
         args.append("-init-only")
-    directory = _out_dir(out)
+    table_file = _out_file(out, "startup.txt", db)
 
     def progress(index: int, run_id: int, outcome: launch.Outcome) -> None:
         seconds = (outcome.exit_ns - outcome.launch_ns) / 1e9 if outcome.exit_ns and outcome.launch_ns else None
@@ -254,11 +263,10 @@ def startup(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name
             text += (f"# launcher start to exit [s] per launch (what `time mpiexec ...` measures; not stored): "
                      f"{' '.join(f'{ms / 1000:.3f}' for ms in exits)}"
                      + (f"; median {statistics.median(exits) / 1000:.3f}" if len(exits) > 1 else "") + "\n")
-        click.echo(text, nl=False)
-        if directory is not None:
-            path = directory / "startup.txt"
-            path.write_text(text, encoding="utf-8")
-            note(f"file: {tilde(path)}")
+        echo_stored(text, nl=False)
+        if table_file is not None:
+            table_file.write_text(text, encoding="utf-8")
+            note(f"file: {tilde(table_file)}")
     if failed:
         _fail_if_incomplete(ctx, *failed)
 

@@ -8,8 +8,12 @@ flags (mpi.launch_flags), `-n N`, the core, the suite, IMB's options and
 - tails the JSON Lines file and hands each complete, schema-valid record to
   a callback (which stores it), so a run that dies keeps what it finished;
 - shows a progress bar on stderr when stderr is a terminal;
-- holds the launcher's stderr back: the core's own one-line error replaces
-  the launcher's multi-line epilogue about a non-zero exit;
+- holds the launcher's stderr back (its first and last lines, bounded:
+  launcher_stderr.py): the core's own one-line error replaces the launcher's
+  multi-line epilogue about a non-zero exit; without one, the MPI library's
+  lines (an MPICH error stack, an Open MPI abort) are shown with the
+  failure, the line that says why ends the run's status message, and the
+  lines kept are handed on as an event record (LAUNCHER_STDERR_EVENT);
 - ends the job on --timeout (failed), Ctrl-C or SIGTERM (interrupted), and
   on a run record that shows the wrong MPI was started (failed).
 
@@ -23,7 +27,9 @@ a pipe only mpimark holds ends every process of that session.
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import select
 import signal
 import subprocess
@@ -41,16 +47,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
     TimeRemainingColumn
 
 from mpimark.execution import guard
+from mpimark.execution.launcher_stderr import HeldLines, reason
 from mpimark.execution.mpi import cores, launch_flags, MpiImpl
 from mpimark.execution.placement import launcher_args, launcher_env, launcher_for, Placement
 from mpimark.execution.slurm import Srun
 from mpimark.records.mpi_library import identify
-from mpimark.records.results import parse_record
+from mpimark.records.results import LAUNCHER_STDERR_EVENT, parse_record
 
 GRACE_S = 3.0  # from SIGTERM to SIGKILL: long enough for mpiexec to take its ranks down
 POLL_S = 0.1
 CORE_ERROR = "mpimark-core: error: "
 CORE_WARNING = "mpimark-core: warning: "
+# The core's errors name its own listing ("run 'mpimark-core mpi1 -list' to see the names"), right for
+# whoever launches the core; through mpimark the core is not on PATH, and `mpimark list SUITE` lists the same.
+_CORE_LISTING = re.compile(r"'mpimark-core (\w+) -list'")
 STARTING_NEWS_S = 10.0  # while the launcher starts the ranks (no run record yet): a line this often
 INTERRUPTS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # each ends the job in order: status interrupted
 
@@ -109,7 +119,8 @@ def judge(json_path: Path | str, stderr_text: str, returncode: int | None, *, im
     The records of the stream (a cut-off last line dropped), the core's error
     lines and the launcher's from its stderr, and the launcher's exit status
     (None when it did not get to write one) give the same statuses and
-    messages as run(); nothing is printed.
+    messages as run(); nothing is printed. The records end with run()'s
+    LAUNCHER_STDERR_EVENT where run() would hand one on.
     """
     seen = _Seen(impl, processes, count_hint)
     records: list[dict] = []
@@ -126,12 +137,16 @@ def judge(json_path: Path | str, stderr_text: str, returncode: int | None, *, im
             seen.results += 1
         elif kind == "end":
             seen.end = record
-    lines = stderr_text.splitlines()
-    core_errors = [line[len(CORE_ERROR):].strip() for line in lines if line.startswith(CORE_ERROR)]
-    launcher_lines = [line + "\n" for line in lines if not line.startswith((CORE_ERROR, CORE_WARNING))]
-    status, message = _verdict(None, returncode, seen, core_errors, launcher_lines, None, launcher)
-    return records, Outcome(status, message, returncode, seen.records, seen.results,
-                            core_exit=_core_exit(returncode, core_errors))
+    core_errors: list[str] = []
+    held = HeldLines()
+    sort = _stderr_sorter(None, core_errors, held)
+    for line in stderr_text.splitlines(keepends=True):
+        sort(line)
+    library = held.kept_text()
+    status, message = _verdict(None, returncode, seen, core_errors, library, None, launcher)
+    event = _stderr_event(status, library, core_errors, None, seen)
+    return records + ([event] if event else []), Outcome(status, message, returncode, seen.records, seen.results,
+                                                         core_exit=_core_exit(returncode, core_errors))
 
 
 def check_run_record(record: dict, impl: MpiImpl, processes: int, count_hint: str | None = None) -> str | None:
@@ -161,17 +176,21 @@ def check_run_record(record: dict, impl: MpiImpl, processes: int, count_hint: st
 
 def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: Callable[[dict], None], *,
         impl: MpiImpl, processes: int, timeout: float | None = None, quiet: bool = False,
-        stamp_env: str | None = None, count_hint: str | None = None) -> Outcome:
+        stamp_env: str | None = None, count_hint: str | None = None, silent: bool = False) -> Outcome:
     """Run the launch command to its end (or the watchdog's), streaming records to on_record.
 
     stamp_env names an environment variable set to the wall-clock time in ns
     since the epoch taken just before the launcher starts (the start-up
     time tool's MPIMARK_LAUNCH_NS); Outcome.launch_ns and exit_ns hold it
     and the time the launcher was seen to exit.
+    silent: nothing printed at all, neither tables nor the MPI's lines (a probe, execution/applicability.py).
     An exception from on_record (the store failing) ends the job and propagates.
+    A launch that did not complete, and whose core did not say why, hands
+    on_record a last LAUNCHER_STDERR_EVENT with what its stderr said (not
+    counted in Outcome.records: it is not the core's).
     """
     seen = _Seen(impl, processes, count_hint)
-    display = _Display(quiet)
+    display = _Display(quiet or silent, err=io.StringIO() if silent else None)
     # The core truncates the file when it opens it, which may be after the
     # first read here: old lines in it must not pass for this run's.
     Path(json_path).unlink(missing_ok=True)
@@ -185,10 +204,10 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
     except OSError as exc:
         return Outcome("failed", f"cannot start {argv[0]}: {exc.strerror}", None, 0, 0)
     watcher = _watch(job.pid)  # ends the job should mpimark die without ending it
-    launcher_lines: list[str] = []
+    held = HeldLines()
     core_errors: list[str] = []
     pumps = [threading.Thread(target=_pump, args=(job.stdout, display.table_line), daemon=True),
-             threading.Thread(target=_pump, args=(job.stderr, _stderr_sorter(display, core_errors, launcher_lines)),
+             threading.Thread(target=_pump, args=(job.stderr, _stderr_sorter(display, core_errors, held)),
                               daemon=True)]
     for pump in pumps:
         pump.start()
@@ -233,11 +252,15 @@ def run(argv: list[str], env: dict[str, str], json_path: Path | str, on_record: 
                     _take(record, seen, on_record, display)
     for pump in pumps:
         pump.join(timeout=GRACE_S)  # a rank orphaned by SIGKILL may hold the pipe open: do not wait for it
-    status, message = _verdict(stop, job.returncode, seen, core_errors, launcher_lines, timeout, Path(argv[0]).name,
+    library = held.kept_text()
+    status, message = _verdict(stop, job.returncode, seen, core_errors, library, timeout, Path(argv[0]).name,
                                stop_signal)
-    if status == "complete" or (status == "failed" and seen.run is None and not core_errors):
-        for line in launcher_lines:  # the MPI's own warnings, or why the launcher refused to start
-            display.note(line)
+    event = _stderr_event(status, library, core_errors, stop, seen)
+    if status == "complete" or event or (status == "failed" and seen.run is None and not core_errors):
+        for line in library:  # the MPI's own warnings; why the launcher refused to start, or the library aborted
+            display.note(line + "\n")
+    if event:
+        on_record(event)
     return Outcome(status, message, job.returncode, seen.records, seen.results, launch_ns, exit_ns,
                    None if stop else _core_exit(job.returncode, core_errors))
 
@@ -304,10 +327,22 @@ class _Tail:
             self.partial = b""
 
 
+def _stderr_event(status: str, library: list[str], core_errors: list[str], stop: str | None,
+                  seen: _Seen) -> dict | None:
+    """The event record of what the launcher's stderr said, for a launch that failed on its own
+    (not ended by mpimark, not explained by the core), or None."""
+    if status == "complete" or not library or core_errors or stop or seen.mismatch:
+        return None
+    return {"type": "event", "level": "error", "kind": LAUNCHER_STDERR_EVENT, "message": "\n".join(library)}
+
+
 def _verdict(stop: str | None, returncode: int | None, seen: _Seen, core_errors: list[str],
-             launcher_lines: list[str], timeout: float | None, launcher: str,
+             library: list[str], timeout: float | None, launcher: str,
              stop_signal: str | None = None) -> tuple[str, str | None]:
+    """The run's status and one-line message; library: launcher_stderr.library_lines of its stderr."""
     kept = f"the {seen.results} results received are kept"
+    why = reason(library)
+    said = f"; stderr: {why}" if why else ""
     if seen.mismatch:
         return "failed", seen.mismatch
     if stop == "interrupted":
@@ -322,16 +357,15 @@ def _verdict(stop: str | None, returncode: int | None, seen: _Seen, core_errors:
     else:
         exit_text = f"exited with status {returncode}"
     if seen.run is None:
-        why = next((line.strip() for line in reversed(launcher_lines) if line.strip(" -\n")), None)
         return "failed", f"{launcher} {exit_text} before the core started" + (f": {why}" if why else "")
     if seen.end is None:
-        return "incomplete", f"a rank died: {launcher} {exit_text} before the run's end record; {kept}"
+        return "incomplete", f"a rank died: {launcher} {exit_text} before the run's end record; {kept}{said}"
     if seen.bad:
         return "failed", f"the core wrote {len(seen.bad)} line(s) that are not valid records, the first: {seen.bad[0]}"
     if seen.end["status"] != "complete":
         return "incomplete", "some message sizes were skipped (see the core's warnings)"
     if returncode != 0:
-        return "failed", f"{launcher} {exit_text} after the run's end record"
+        return "failed", f"{launcher} {exit_text} after the run's end record{said}"
     return "complete", None
 
 
@@ -464,12 +498,15 @@ def _pump(stream: IO[bytes], sink: Callable[[str], None]) -> None:
     stream.close()
 
 
-def _stderr_sorter(display: _Display, core_errors: list[str], held: list[str]) -> Callable[[str], None]:
+def _stderr_sorter(display: _Display | None, core_errors: list[str], held: HeldLines) -> Callable[[str], None]:
+    """Sorts stderr lines: the core's errors, its warnings (shown now; display None: judged later,
+    nothing shown), and the rest, held."""
     def sort(line: str) -> None:
         if line.startswith(CORE_ERROR):
-            core_errors.append(line[len(CORE_ERROR):].strip())
+            core_errors.append(_CORE_LISTING.sub(r"'mpimark list \1'", line[len(CORE_ERROR):].strip()))
         elif line.startswith(CORE_WARNING):
-            display.note(line)  # the core's one-line warnings are news: show them now
+            if display is not None:
+                display.note(line)  # the core's one-line warnings are news: show them now
         else:
             held.append(line)
 

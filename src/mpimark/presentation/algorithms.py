@@ -20,11 +20,11 @@ import json
 from collections.abc import Mapping, Sequence
 
 from rich.table import Table
-from rich.text import Text
 
 from mpimark.analysis.algorithms import TUNED, Arm, Gain, Row, Verdict, library_bytes, size_measure
 from mpimark.analysis.geomeans import Geomean, MAX_LAUNCHES_NEEDED
 from mpimark.analysis.launches import ADVISED_LAUNCHES
+from mpimark.presentation.cells import markdown as text_in_markdown, text as cell_text
 
 # Open MPI's COLLTYPE_T (ompi/mca/coll/base/coll_base_functions.h): a collective's id in the rules file.
 OMPI_COLL_IDS = {"Allgather": 0, "Allgatherv": 1, "Allreduce": 2, "Alltoall": 3, "Alltoallv": 4, "Alltoallw": 5,
@@ -88,12 +88,12 @@ TERMINAL = ("op", "np", "bytes", "best", "median usec", "default usec", "speedup
 def table(verdict: Verdict, title: str, chosen: Verdict | None = None) -> Table:
     """The terminal table: what fits in 80 columns; the other arms and what was left out are footnotes.
     chosen (tune): the rows as written, in a column of their own."""
-    t = Table(title=Text(title), title_justify="left")
+    t = Table(title=cell_text(title), title_justify="left")
     for h in (*TERMINAL, *(["written"] if chosen else [])):
         t.add_column(h, justify="left" if h in ("op", "best", "winner", "written") else "right", overflow="fold")
     for i, row in enumerate(verdict.rows):
         c = _cells(row)
-        t.add_row(*(Text(x) for x in (*c[0:5], c[6], c[8], c[9], c[10],
+        t.add_row(*(cell_text(x) for x in (*c[0:5], c[6], c[8], c[9], c[10],
                                       *([written(row, chosen.rows[i])] if chosen else []))))
     return t
 
@@ -105,12 +105,30 @@ RATIO_NOTE = ("best/rival: the best's time over the default's (the runner-up's w
               "it); median: of the launch values")
 
 
-def markdown(verdict: Verdict, title: str) -> str:
-    lines = [f"## {title}", "", "| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
-    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(row)) + " |" for row in verdict.rows]
+NOT_APPLICABLE = "not applicable to this call"
+
+
+def not_applicable_notes(refused: Sequence[Mapping]) -> list[str]:
+    """One line per algorithm the library refused for the benchmark's call (the study's plan's
+    not_applicable: label, processes, why), its process counts together."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for item in refused:
+        counts.setdefault((item["label"], item["why"]), []).append(item["processes"])
+    return [f"{label}: {NOT_APPLICABLE} at np {', '.join(map(str, sorted(ns)))} (not launched): {why}"
+            for (label, why), ns in counts.items()]
+
+
+def markdown(verdict: Verdict, title: str, refused: Sequence[Mapping] = ()) -> str:
+    # Study, arm and run labels and the reasons come from the user and the library: cells.markdown keeps them text.
+    lines = [f"## {text_in_markdown(title, cell=False)}", "", "| " + " | ".join(HEADERS) + " |",
+             "|" + "---|" * len(HEADERS)]
+    lines += ["| " + " | ".join(text_in_markdown(c) for c in _cells(row)) + " |" for row in verdict.rows]
     lines += ["", RATIO_NOTE + ".", *_one_launch(verdict)]
-    lines += [f"- run {run} ({label}) left out: {why}" for run, label, why in verdict.excluded_runs]
-    lines += [f"- run {run} ({label}) did not complete: {why}" for run, label, why in verdict.unfinished]
+    lines += [f"- {text_in_markdown(f'run {run} ({label}) left out: {why}', cell=False)}"
+              for run, label, why in verdict.excluded_runs]
+    lines += [f"- {text_in_markdown(f'run {run} ({label}) did not complete: {why}', cell=False)}"
+              for run, label, why in verdict.unfinished]
+    lines += [f"- {text_in_markdown(line, cell=False)}" for line in not_applicable_notes(refused)]
     return "\n".join(lines) + "\n"
 
 
@@ -158,17 +176,18 @@ GAIN_NOTE = ("gain: the default's median / the tuned file's (> 1: the file is fa
 
 
 def gains_table(gains: Sequence[Gain], title: str) -> Table:
-    t = Table(title=Text(title), title_justify="left")
+    t = Table(title=cell_text(title), title_justify="left")
     for h in GAIN_HEADERS:
         t.add_column(h, justify="left" if h in ("op", "verdict") else "right", overflow="fold")
     for g in gains:
-        t.add_row(*(Text(c) for c in _gain_cells(g)))
+        t.add_row(*(cell_text(c) for c in _gain_cells(g)))
     return t
 
 
 def gains_markdown(gains: Sequence[Gain], title: str) -> str:
-    lines = [f"## {title}", "", "| " + " | ".join(GAIN_HEADERS) + " |", "|" + "---|" * len(GAIN_HEADERS)]
-    lines += ["| " + " | ".join(_gain_cells(g)) + " |" for g in gains]
+    lines = [f"## {text_in_markdown(title, cell=False)}", "", "| " + " | ".join(GAIN_HEADERS) + " |",
+             "|" + "---|" * len(GAIN_HEADERS)]
+    lines += ["| " + " | ".join(text_in_markdown(c) for c in _gain_cells(g)) + " |" for g in gains]
     return "\n".join([*lines, "", GAIN_NOTE]) + "\n"
 
 

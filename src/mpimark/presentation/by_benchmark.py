@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 from mpimark.presentation import plots
-from mpimark.records.figures import bandwidth_mbs, table_key, time_usec
+from mpimark.records.figures import table_key
 from mpimark.storage.selection import LoadedRun, marked_waiting, Series, with_results_of
 from mpimark.storage.store import Store
 
@@ -36,7 +36,7 @@ def _first_appearances(store: Store, run: LoadedRun, keys: dict[tuple, None], co
     job = (run.run or {}).get("processes")
     for record in store.iter_results(run.row.id):
         record = marked_waiting(record, job)
-        if time_usec(record) is not None or bandwidth_mbs(record) is not None:
+        if plots.size_row(record):
             keys.setdefault(table_key(record))
         if plots.scalable(record):
             collectives.setdefault(record["benchmark"])

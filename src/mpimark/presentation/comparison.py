@@ -13,13 +13,12 @@ from collections.abc import Iterator
 
 from rich.console import Group
 from rich.table import Table
-from rich.text import Text
 
 from mpimark.analysis.geomeans import Geomean
 from mpimark.analysis.launches import Comparison, ComparisonRow, NO_DIFFERENCE, UNTESTED
 from mpimark.analysis.statistics import CORRECTION_NAMES
 from mpimark.presentation import long_table
-from mpimark.presentation.cells import csv_writer, markdown
+from mpimark.presentation.cells import csv_writer, markdown, text as cell_text
 from mpimark.presentation.summary import Column
 from mpimark.records.figures import Key
 
@@ -159,18 +158,18 @@ def footnotes(comparison: Comparison, a: str, b: str) -> list[str]:
 
 
 def to_rich(comparison: Comparison, a: str, b: str) -> Group:
-    table = Table(title=Text(f"{a}  vs  {b}"), title_justify="left")
+    table = Table(title=cell_text(f"{a}  vs  {b}"), title_justify="left")
     cols = columns(comparison)
     for column in cols:
-        table.add_column(Text(column.header), justify="right" if column.key in NUMERIC else "left",
+        table.add_column(cell_text(column.header), justify="right" if column.key in NUMERIC else "left",
                          no_wrap=column.key == "ratio_ci")
     for row in comparison.rows:
         style = VERDICT_STYLES.get(row.marker)
-        table.add_row(*(Text(_cell(c, row)) for c in cols), style=style)
+        table.add_row(*(cell_text(_cell(c, row)) for c in cols), style=style)
     if comparison.rows:
         table.add_section()
-        table.add_row(*(Text(cell) for cell in _geomean_cells(comparison)), style="bold")
-    return Group(table, *(Text(line, style="dim") for line in footnotes(comparison, a, b)))
+        table.add_row(*(cell_text(cell) for cell in _geomean_cells(comparison)), style="bold")
+    return Group(table, *(cell_text(line, style="dim") for line in footnotes(comparison, a, b)))
 
 
 def rich_parts(comparison: Comparison, a: str, b: str, width: int) -> Iterator:
@@ -185,7 +184,7 @@ def rich_parts(comparison: Comparison, a: str, b: str, width: int) -> Iterator:
         if table_lines is not None:
             styles = [VERDICT_STYLES.get(row.marker) for row in rows] + [None, "bold"]
             yield from long_table.texts(table_lines, styles)
-            yield from (Text(line, style="dim") for line in footnotes(comparison, a, b))
+            yield from (cell_text(line, style="dim") for line in footnotes(comparison, a, b))
             return
     yield to_rich(comparison, a, b)
 
@@ -353,17 +352,17 @@ def _many_title(baseline: str, pairs: Pairs) -> str:
 
 
 def many_to_rich(baseline: str, pairs: Pairs, described: dict[str, str]) -> Group:
-    table = Table(title=Text(_many_title(baseline, pairs)), title_justify="left")
+    table = Table(title=cell_text(_many_title(baseline, pairs)), title_justify="left")
     shift = len(pairs) == 1  # with more, the terminal is too narrow for the intervals
     for i, header in enumerate(_wide_headers(baseline, pairs, shift)):
-        table.add_column(Text(header), justify="left" if i == 0 else "right")
+        table.add_column(cell_text(header), justify="left" if i == 0 else "right")
     for key, baseline_usec, rows in _wide_rows(pairs):
-        table.add_row(*(Text(cell, style=VERDICT_STYLES.get(cell, ""))
+        table.add_row(*(cell_text(cell, style=VERDICT_STYLES.get(cell, ""))
                         for cell in _wide_cells(baseline_usec, rows, key, shift)))
     if any(c.rows for _, c in pairs):
         table.add_section()
-        table.add_row(*(Text(cell) for cell in _wide_geomean(pairs, shift)), style="bold")
-    return Group(table, *(Text(line, style="dim") for line in many_footnotes(baseline, pairs, described, shift)))
+        table.add_row(*(cell_text(cell) for cell in _wide_geomean(pairs, shift)), style="bold")
+    return Group(table, *(cell_text(line, style="dim") for line in many_footnotes(baseline, pairs, described, shift)))
 
 
 def many_rich_parts(baseline: str, pairs: Pairs, described: dict[str, str], width: int) -> Iterator:
@@ -382,7 +381,7 @@ def many_rich_parts(baseline: str, pairs: Pairs, described: dict[str, str], widt
             del cells, wide  # the lines hold the same text
             styles = [None] * len(cell_styles) + ([None, "bold"] if footer else [])
             yield from long_table.texts(table_lines, styles, cell_styles)
-            yield from (Text(line, style="dim") for line in many_footnotes(baseline, pairs, described, shift))
+            yield from (cell_text(line, style="dim") for line in many_footnotes(baseline, pairs, described, shift))
             return
     yield many_to_rich(baseline, pairs, described)
 

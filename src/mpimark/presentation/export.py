@@ -11,8 +11,9 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 
 from mpimark.presentation import imb_programs, imb_text, tools
-from mpimark.presentation.cells import csv_writer
+from mpimark.presentation.cells import csv_writer, terminal
 from mpimark.presentation.summary import Column, COLUMNS as SUMMARY_COLUMNS, describe_run, markdown_chunks
+from mpimark.records.figures import table_key
 from mpimark.records.results import group_results, schema, TableKey
 from mpimark.storage.store import RunRow
 
@@ -121,6 +122,9 @@ def _ci95(result: dict) -> str | None:
 
 MARKDOWN_COLUMNS = (
     Column("bytes", "bytes", lambda r: r["bytes"]),
+    # How a row ran where its table holds rows that ran otherwise (OSU's -T all: MPI_INT, MPI_FLOAT rows
+    # next to MPI_CHAR's): figures.table_key's mode, which a table's title does not name.
+    Column("mode", "mode", lambda r: table_key(r)[1] or None, optional=True),
     Column("repetitions", "repetitions", lambda r: r["repetitions"]),
     Column("t_min_usec", "t_min[usec]", lambda r: r["t_min_usec"], 2),
     Column("t_max_usec", "t_max[usec]", lambda r: r["t_max_usec"], 2),
@@ -161,7 +165,7 @@ def to_markdown_export(row: RunRow, records: list[dict]) -> str:
 def markdown_export_chunks(row: RunRow, run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]]
                            ) -> Iterator[str]:
     """to_markdown_export's text a table at a time, from tables read one at a time (Store.iter_tables)."""
-    description = describe(row) + (f"\n\n{describe_run(run)}" if run else "")
+    description = [describe(row), *([describe_run(run)] if run else [])]
     return markdown_chunks(run, tables, columns=MARKDOWN_COLUMNS, heading=f"# mpimark run {row.id}",
                            description=description)
 
@@ -171,9 +175,10 @@ def markdown_export_chunks(row: RunRow, run: dict | None, tables: Iterable[tuple
 
 def to_imb(row: RunRow, records: list[dict]) -> str:
     # The core's tools print their own text, not IMB's: b_eff's table, mpiBench's lines, RIKEN's table.
+    # A text to read (and cat): an escape sequence in a stored host or message is written out, not obeyed.
     if tools.is_tool_run(records, row.suite):
-        return tools.text(records, row.suite)
-    return imb_text.imb_text(records)
+        return terminal(tools.text(records, row.suite), layout=True)
+    return terminal(imb_text.imb_text(records), layout=True)
 
 
 FORMATS: dict[str, Callable[[RunRow, list[dict]], str]] = {
@@ -212,8 +217,8 @@ def export_chunks(run: dict | None, records: Iterable[dict], fmt: str) -> Iterat
             yield record
 
     if run:
-        yield imb_text.header(run)
-    yield from imb_text.table_chunks(noting_the_end(records), run)
+        yield terminal(imb_text.header(run), layout=True)
+    yield from (terminal(chunk, layout=True) for chunk in imb_text.table_chunks(noting_the_end(records), run))
     if ended:
         yield imb_text.CLOSING
 

@@ -51,6 +51,7 @@ class _Table:
     multi: int | None
     suite: str | None = None
     mode: str | None = None  # aggregate, non_aggregate (IMB-EXT, IMB-RMA), or None
+    waiting: int = 0  # ranks that sat the table out, as an imported row says (a run's own: its run record)
     facts: Catalog | None = field(default=None, compare=False)  # the run's benchmark facts (else the core's)
 
     @property
@@ -219,7 +220,7 @@ def _table_head(table: _Table, run: dict | None) -> str:
             done += row
     else:
         out.append(f"# #processes = {np} \n")
-    idle = world - table.groups * np if world else 0
+    idle = world - table.groups * np if world else table.waiting
     if idle > 0:
         out.append(f"# ( {idle} additional process{'es' if idle > 1 else ''} waiting in MPI_Barrier)\n")
     if "reduce_scatter" in table.compat:
@@ -296,7 +297,7 @@ def table_chunks(records: Iterable[dict], run: dict | None) -> Iterator[str]:
         # The event names the mode (cores from 0.1.0 on); else the table's first result does.
         mode = opened["mode"] if "mode" in opened else first.get("mode")
         current = _Table(opened["benchmark"], opened["processes"], opened.get("groups", 1), run_multi,
-                         first.get("suite") or run_suite, mode, facts)
+                         first.get("suite") or run_suite, mode, first.get("waiting") or 0, facts)
         return _table_head(current, run)
 
     for record in records:
@@ -313,7 +314,7 @@ def table_chunks(records: Iterable[dict], run: dict | None) -> Iterator[str]:
             yield f"# mpimark warning: {record['message']}\n"  # where the core prints it
         elif kind == "result":
             table = _Table(record["benchmark"], record["processes"], record["groups"], record["multi"],
-                           record.get("suite") or run_suite, record.get("mode"), facts)
+                           record.get("suite") or run_suite, record.get("mode"), record.get("waiting") or 0, facts)
             if table != current:  # no benchmark_start event before it (e.g. records built by hand)
                 current = table
                 yield _table_head(current, run)

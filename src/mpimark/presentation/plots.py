@@ -17,6 +17,8 @@ from pathlib import Path
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator, ScalarFormatter
 
+from mpimark.presentation.cells import terminal
+from mpimark.presentation.tools import beff
 from mpimark.records.figures import bandwidth_mbs, is_collective, safe_name, table_key, time_ci_usec, time_usec, title
 from mpimark.storage.selection import Series
 
@@ -74,9 +76,9 @@ class Plot:
 
 
 def _text(label: str) -> str:
-    # matplotlib reads $...$ as math and hides labels starting with "_";
-    # library strings and host names are plain text.
-    label = label.replace("$", r"\$")
+    # matplotlib reads $...$ as math and hides labels starting with "_"; library strings and host names are
+    # plain text, their control characters written out (cells.terminal) as the font has no glyph for them.
+    label = terminal(label).replace("$", r"\$")
     return " " + label if label.startswith("_") else label
 
 
@@ -121,13 +123,19 @@ def _clip(axes, drawn_points: list[list[tuple[int, float, tuple | None]]]) -> li
 Lines = list[tuple[Series, list[dict]]]  # per series, its rows of one table
 
 
+def size_row(record: dict) -> bool:
+    """A measured row that plots and tables against message size show (b_eff's summary is drawn against
+    process count instead: tools.beff.against_size)."""
+    return (time_usec(record) is not None or bandwidth_mbs(record) is not None) and beff.against_size(record)
+
+
 def tables_of(series: list[Series]) -> dict[tuple, Lines]:
     """Per table key (figures.table_key), each series' measured rows sorted by size."""
     tables: dict[tuple, list[tuple[Series, list[dict]]]] = {}
     for s in series:
         rows: dict[tuple, list[dict]] = {}
         for record in s.results:
-            if time_usec(record) is not None or bandwidth_mbs(record) is not None:
+            if size_row(record):
                 rows.setdefault(table_key(record), []).append(record)
         for key, records in rows.items():
             tables.setdefault(key, []).append((s, sorted(records, key=lambda r: r["bytes"])))
@@ -352,13 +360,14 @@ def render(figure: Figure, fmt: str) -> bytes:
     return out.getvalue()
 
 
-def write(plots: list[Plot], directory: Path, fmt: str) -> list[Path]:
+def write(plots: list[Plot], directory: Path, fmt: str,
+          check: Callable[[list[Path]], None] = lambda paths: None) -> list[Path]:
+    """Each plot to directory/NAME.fmt; check(paths) first, which raises to refuse them (the results database)."""
+    paths = [directory / f"{plot.name}.{fmt}" for plot in plots]
+    check(paths)
     directory.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for plot in plots:
-        path = directory / f"{plot.name}.{fmt}"
+    for plot, path in zip(plots, paths):
         path.write_bytes(render(plot.figure, fmt))
-        paths.append(path)
     return paths
 
 

@@ -29,6 +29,7 @@ from mpimark.analysis.launches import ADVISED_LAUNCHES, Comparison, ComparisonRo
 from mpimark.analysis.statistics import CORRECTION_NAMES, DEFAULT_CORRECTION, MIN_SAMPLES
 from mpimark.presentation import by_benchmark, placement, plots, rigour
 from mpimark.presentation.selfcheck_notes import Alerts
+from mpimark.presentation.tools import beff
 from mpimark.records import machine
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
@@ -115,6 +116,14 @@ def _shown(value: float | None, text: Callable[[float], str]) -> str | None:
 # -- metadata -------------------------------------------------------------------
 
 
+def started(moment: str | None) -> str:
+    """A run's start for a column headed UTC: an imported log's Date names no zone (importers.common
+    .asctime_start) and says so."""
+    if not moment:
+        return "-"
+    return moment if moment.endswith("Z") else f"{moment} (the log's local time, no zone given)"
+
+
 def _import_source(run: LoadedRun) -> str | None:
     event = next((r for r in run.records if r["type"] == "event" and r.get("kind") == "import"), None)
     return None if event is None else event.get("message")
@@ -154,7 +163,7 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("hosts", ", ".join(row.hosts)),
         ("nodes × ranks per node", placement.shape(row.nodes, row.ranks_per_node)),
         *((name, value) for name, _, value in (line.partition(": ") for line in placement.lines(row.placement, record))),
-        ("started (UTC)", record.get("start_utc") or row.started_utc),
+        ("started (UTC)", started(record.get("start_utc") or row.started_utc)),
         ("launch command", shlex.join(row.launch_command)),
         ("core command", shlex.join(record.get("command_line", []))),
         ("environment", " ".join(f"{k}={v}" for k, v in row.environment.items())),
@@ -541,6 +550,28 @@ def startup_section(series: list[Series]) -> Section | None:
     return Section("Start-up time against process count and nodes", [_png(plot)] if plot else [], [table])
 
 
+BEFF_HEADERS = ["series", "run", "processes", "mode", "b_eff [MB/s]", "b_eff/size [MB/s]",
+                "bandwidth per PE at Lmax [MB/s]", "ping-pong latency [usec]", "ping-pong bandwidth [MB/s]",
+                "Lmax [MByte]"]
+
+
+def beff_section(series: list[Series]) -> Section | None:
+    """b_eff against process count: one figure per run (over every length and pattern, stored at Lmax), so
+    drawn, and tabled as HLRS publishes it, against the processes, never as a point at one message size."""
+    found = [(s, run, r) for s in series for run in s.runs for r in run.results if beff.is_summary(r)]
+    if not found:
+        return None
+    found.sort(key=lambda item: (series.index(item[0]), item[2]["processes"], item[1].row.id))
+    rows = [[s.label, str(run.row.id), str(r["processes"]), r.get("mode") or "official",
+             *("-" if value is None else f"{value:.3f}" for value in beff.published(r))]
+            for s, run, r in found]
+    table = Table("b_eff as HLRS publishes it (MB/s = 10^6 bytes/s, all processes unless per PE; only the official "
+                  "mode gives a b_eff to publish)", BEFF_HEADERS, rows)
+    plot = plots.against_processes("b_eff-processes", "b_eff against process count", "b_eff [MB/s, 10^6 B/s]",
+                                   series, beff.is_summary, lambda r: r["b_eff_mbytes_per_sec"])
+    return Section("b_eff against process count", [_png(plot)] if plot else [], [table])
+
+
 CONSISTENCY = ("Allreduce", "Reduce", "Bcast")
 
 
@@ -638,7 +669,7 @@ def sections(series: list[Series], size: int | None) -> list[Section]:
     out = [table_section(key, lines, skipped.get(key, {}), style) for key, lines in plots.tables_of(series).items()]
     for benchmark in plots.collectives_of(series):
         out += filter(None, [collective_section(benchmark, series, size)])
-    return out
+    return out + list(filter(None, [beff_section(series)]))
 
 
 def table_section(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]], style: dict) -> Section:
@@ -668,7 +699,7 @@ def runs_table(series: list[Series]) -> Table:
             row = run.row
             rows.append([str(row.id), s.label, row.status, str(row.processes or row.requested_processes),
                          placement.shape(row.nodes, row.ranks_per_node) or "-", row.suite,
-                         (run.run or {}).get("start_utc") or row.started_utc or "-"])
+                         started((run.run or {}).get("start_utc") or row.started_utc)])
     return Table("Runs", ["run", "series", "status", "processes", "nodes × ranks", "suite", "started (UTC)"], rows,
                  numeric=False)
 
@@ -726,6 +757,7 @@ def render_stored(store: Store, series: list[Series], size: int | None = None,
         key, lines, plots.skipped_sizes(key, narrow), style)))
     out += filter(None, by_benchmark.each(store, placed, collectives, lambda benchmark, narrow:
                                           collective_section(benchmark, narrow, size)))
+    out += filter(None, [beff_section(with_results_of(store, placed, ("b_eff",)))])
     riken = [alltoall_section(with_results_of(store, placed, ("Alltoall",)), size),
              startup_section(with_results_of(store, placed, tuple(name for name, _ in STARTUP)))]
     alerts = Alerts(placed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rich.console import Group
@@ -17,8 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.presentation import long_table
-from mpimark.presentation.cells import csv_writer, markdown
-from mpimark.records.figures import bandwidth_mbs
+from mpimark.presentation.cells import csv_writer, markdown, terminal, text as cell_text
+from mpimark.records.figures import bandwidth_mbs, t_avg_usec
 from mpimark.records.mpi_library import one_line
 from mpimark.records.results import TableKey
 
@@ -50,7 +50,7 @@ def _ci_width(result: dict) -> float | None:
 COLUMNS = (
     Column("bytes", "bytes", lambda r: r["bytes"]),
     Column("repetitions", "repetitions", lambda r: r["repetitions"]),
-    Column("t_avg_usec", "t_avg[usec]", lambda r: r["t_avg_usec"], 2),
+    Column("t_avg_usec", "t_avg[usec]", t_avg_usec, 2),
     Column("median_usec", "median[usec]", _distribution("median_usec"), 2),
     Column("ci95_low_usec", "CI95 low[usec]", _distribution("ci_low_usec"), 2),
     Column("ci95_high_usec", "CI95 high[usec]", _distribution("ci_high_usec"), 2),
@@ -116,41 +116,42 @@ def rich_parts(run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]], 
     one they give to_rich's text, holding one table. width: the console's; given, a table of more than
     long_table.LONG_ROWS rows that fits it is written by long_table (the same text, without rich's layout)."""
     if run:
-        yield Text(describe_run(run), style="dim")
+        yield cell_text(describe_run(run), style="dim")
     for key, results in tables:
         columns = _shown_columns(results)
         if width is not None and len(results) > long_table.LONG_ROWS:
-            cells = [[_cell(c, r) for c in columns] for r in results]
-            table_lines = long_table.lines(key.title(), [c.header for c in columns],
+            cells = [[terminal(_cell(c, r)) for c in columns] for r in results]
+            table_lines = long_table.lines(terminal(key.title()), [c.header for c in columns],
                                            [_numeric(c) for c in columns], cells, width)
             del cells  # the lines hold the same text
             if table_lines is not None:
                 yield from long_table.texts(table_lines, [None if r["status"] == "ok" else "yellow" for r in results])
                 continue
-        # Text, not str: rich would read "[usec]" in a header as markup.
-        table = Table(title=Text(key.title()), title_justify="left")
+        # Text, not str: rich would read "[usec]" in a header as markup; stored names through cells.terminal.
+        table = Table(title=cell_text(key.title()), title_justify="left")
         for column in columns:
             # fold, never an ellipsis: on a narrow terminal a header or a figure wraps but stays whole.
             table.add_column(Text(column.header), justify="right" if _numeric(column) else "left", overflow="fold")
         for result in results:
             style = None if result["status"] == "ok" else "yellow"
-            table.add_row(*(_cell(c, result) for c in columns), style=style)
+            table.add_row(*(cell_text(_cell(c, result)) for c in columns), style=style)
         yield table
 
 
 def to_markdown(run: dict | None, tables: Tables, *, columns: tuple[Column, ...] = COLUMNS,
-                heading: str = "# mpimark summary", description: str | None = None) -> str:
+                heading: str = "# mpimark summary", description: Sequence[str] | None = None) -> str:
     """export.py passes its own columns, heading and description (a run without a run record)."""
     return "".join(markdown_chunks(run, tables.items(), columns=columns, heading=heading, description=description))
 
 
 def markdown_chunks(run: dict | None, tables: Iterable[tuple[TableKey, list[dict]]], *,
                     columns: tuple[Column, ...] = COLUMNS, heading: str = "# mpimark summary",
-                    description: str | None = None) -> Iterator[str]:
-    """to_markdown's text a table at a time, from tables read one at a time (Store.iter_tables)."""
-    # Names, hosts and library strings come from outside: markdown() keeps them text.
-    yield "\n".join([heading, "", markdown(description if description is not None else describe_run(run),
-                                                cell=False)])
+                    description: Sequence[str] | None = None) -> Iterator[str]:
+    """to_markdown's text a table at a time, from tables read one at a time (Store.iter_tables);
+    description: its paragraphs (default: the run record's line)."""
+    # Names, hosts and library strings come from outside: markdown() keeps them text, each paragraph one line.
+    paragraphs = description if description is not None else [describe_run(run)]
+    yield "\n".join([heading, "", "\n\n".join(markdown(p, cell=False) for p in paragraphs)])
     for key, results in tables:
         shown = _shown_columns(results, columns)
         lines = ["", f"## {markdown(key.title(), cell=False)}", ""]

@@ -11,13 +11,24 @@ looked up by suite and name (IMB-EXT and IMB-RMA both have an Accumulate, of
 different classes); a suite word the core does not have (an importer's
 `imported:imb`, a tool) searches the core's suites in their order. A name no
 suite has is an error (UnknownBenchmark), never a guess.
+
+Other tools' programs that the core does not have yet (OSU Micro-Benchmarks
+and OMB-Py, whose output `mpimark import` reads) have their facts packaged
+in the same shape (records/peers/*.json: the core's fields, plus `header`,
+the program's title line, and `datatype`, what it moves by default): the
+core's catalog falls back on them (peer_catalog), and the core's facts win
+for any suite it has, so once the core gets an OSU suite its facts replace
+these.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
+from importlib.resources import files
 
 from mpimark.errors import MpimarkError
 
@@ -53,6 +64,7 @@ class Layout(Enum):
     PURE_OVRL = "t_pure, t_ovrl"  # Truly_passive_put
     P2P = "t, MB/s, Msg/sec"  # IMB-P2P: t is the average latency over the processes
     AVG_RATE = "t_avg, MB/s, Msg/sec"  # IMB-MT's UniBandMT, BiBandMT
+    OSU = "OSU's own columns"  # a peer program's table: the facts' `columns` (presentation/osu_text.py)
 
 
 @dataclass(frozen=True)
@@ -67,13 +79,15 @@ class Benchmark:
     bandwidth: bool = False  # the core reports MB/s (a bandwidth factor)
     moves_data: bool = True  # -check verifies it (not Barrier and its nonblocking/persistent forms)
     facts: tuple = ()  # every fact as the core wrote it, as (key, value) pairs
+    datatype: str | None = None  # what it moves unless told otherwise, where the facts say (peers: OSU's MPI_CHAR)
 
     @classmethod
     def from_facts(cls, suite: str, f: dict) -> Benchmark:
         return cls(f["name"], suite, _CLASSES[f["class"]], Layout[f["layout"].upper()],
                    Layout[f["layout_multi0"].upper()], default=f["default"], reduction=f["reduction"],
                    bandwidth=f["bandwidth_factor"] is not None, moves_data=f["checks_data"],
-                   facts=tuple((k, v if not isinstance(v, list) else tuple(v)) for k, v in f.items()))
+                   facts=tuple((k, v if not isinstance(v, list) else tuple(v)) for k, v in f.items()),
+                   datatype=f.get("datatype"))
 
     def table_layout(self, multi: int | None = None) -> Layout:
         return self.layout_multi0 if multi == 0 else self.layout
@@ -124,9 +138,11 @@ class Catalog:
     def get(self, name: str, suite: str | None = None) -> Benchmark:
         found = self.find(name, suite)
         if found is None:
-            where = f"suite {suite}" if suite and self.suite(suite) else "any suite of the core"
-            raise UnknownBenchmark(f"unknown benchmark '{name}' in {where}: mpimark knows the core's benchmarks "
-                                   "only ('mpimark-core -list' shows them)")
+            known = bool(suite and self.suite(suite))
+            where = f"suite {suite}" if known else "any suite of the core"
+            listing = f"mpimark list {suite}" if known else "mpimark list"
+            raise UnknownBenchmark(f"unknown benchmark {name!r} in {where}: mpimark knows the core's benchmarks "
+                                   f"only ('{listing}' shows them)")
         return found
 
     def title(self, suite: str) -> str:
@@ -153,8 +169,19 @@ def core_catalog() -> Catalog:
     if _core is None:
         if _loader is None:
             raise MpimarkError("no benchmark facts: nothing asks the core for them (use_core_facts)")
-        _core = Catalog(_loader())
+        _core = Catalog(_loader(), fallback=peer_catalog)
     return _core
+
+
+PEERS = ("osu",)  # records/peers/<name>.json
+
+
+@lru_cache(maxsize=1)
+def peer_catalog() -> Catalog:
+    """The packaged facts of other tools' programs (OSU's, OMB-Py's): what the core's catalog falls back on."""
+    suites = [s for name in PEERS
+              for s in json.loads(files("mpimark.records").joinpath(f"peers/{name}.json").read_text("utf-8"))]
+    return Catalog(suites)
 
 
 def catalog(records: list[dict] | None = None) -> Catalog:
@@ -178,6 +205,13 @@ def has_bandwidth(name: str, suite: str | None = None, facts: Catalog | None = N
 
 def is_reduction(name: str, suite: str | None = None, facts: Catalog | None = None) -> bool:
     return lookup(name, suite, facts).reduction
+
+
+def default_datatype(name: str, suite: str | None = None, facts: Catalog | None = None) -> str | None:
+    """What the benchmark moves unless told otherwise, where its facts say (OSU's programs: MPI_CHAR);
+    None where they do not (the core's), or for a name no suite has."""
+    found = (facts or core_catalog()).find(name, suite)
+    return found.datatype if found else None
 
 
 def checks_data(name: str, suite: str | None = None, facts: Catalog | None = None) -> bool:

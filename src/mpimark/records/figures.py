@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from mpimark.records.benchmarks import benchmark_class, BenchmarkClass
-from mpimark.records.results import TableKey
+from mpimark.records.benchmarks import benchmark_class, BenchmarkClass, default_datatype
+from mpimark.records.results import communicator, TableKey
 
 
 class Key(NamedTuple):
@@ -34,9 +34,10 @@ class Key(NamedTuple):
 def mode(record: dict) -> str:
     """The run mode as one word: "" (plain), "multi0", "multi1", plus a mode an importer recorded.
 
-    Importers put IMB-EXT/IO's AGGREGATE mode or mpiBench's communicator
-    label in the record (fields `mode`, `communicator`): rows that differ
-    only in those are different measurements and must not be matched. So
+    Importers put IMB-EXT/IO's AGGREGATE mode in the record (field `mode`),
+    and mpiBench rows, the core's and imported, their communicator
+    (results.communicator): rows that differ only in those are different
+    measurements and must not be matched. So
     are rows measured while other ranks of the job waited (`waiting`, which
     selection.py adds from the run record: PingPong in a 4-rank job runs on
     2 ranks, IMB's "2 additional processes waiting in MPI_Barrier"); on an
@@ -47,9 +48,26 @@ def mode(record: dict) -> str:
 
 
 def _extra_modes(record: dict) -> list[str]:
-    modes = [str(record[f]) for f in ("mode", "communicator") if record.get(f)]
+    modes = [str(mode) for mode in (record.get("mode"), communicator(record)) if mode] + _how_it_ran(record)
     if record.get("waiting"):
         modes.append(f"{record['waiting']} waiting")
+    return modes
+
+
+# How an imported OSU row ran, as the importer recorded it (records/osu_columns.py): on which device
+# (OSU's -d), how a one-sided test made its window and synchronised (a put with MPI_Win_lock/unlock is
+# another measurement than one with MPI_Win_flush).
+_RUN_FIELDS = ("accelerator", "window_creation", "synchronization")
+
+
+def _how_it_ran(record: dict) -> list[str]:
+    """The datatype where it is not what the benchmark moves by default (OSU's -T all prints MPI_CHAR,
+    MPI_INT and MPI_FLOAT rows of one size: three measurements), and the _RUN_FIELDS."""
+    default = default_datatype(record["benchmark"], record.get("suite"))
+    modes = [] if default is None or record.get("datatype") in (None, default) else [str(record["datatype"])]
+    for field in _RUN_FIELDS:
+        if record.get(field):
+            modes.append(str(record[field]))
     return modes
 
 
@@ -88,6 +106,16 @@ def imb_time_usec(record: dict) -> float | None:
     order = ("t_max_usec", "t_avg_usec") if record_class(record) is BenchmarkClass.SINGLE \
         else ("t_avg_usec", "t_max_usec")
     return next((record[f] for f in order if record.get(f) is not None), None)
+
+
+def t_avg_usec(record: dict) -> float | None:
+    """t_avg over the processes; for a row of two processes with a single t (IMB's PingPong family prints
+    t[usec] alone, stored as t_max), that t: both ranks time the same round trips, so their times agree to
+    well under the two decimals IMB prints (the core's own PingPong rows: t_min and t_max 0.01 % apart)."""
+    if record.get("t_avg_usec") is not None:
+        return record["t_avg_usec"]
+    single = record.get("t_min_usec") is None and record.get("processes") == 2
+    return record.get("t_max_usec") if single else None
 
 
 def time_usec(record: dict) -> float | None:

@@ -12,7 +12,8 @@ import re
 VENDORS = (
     ("openmpi", "Open MPI", re.compile(r"^Open MPI v([^\s,]+)")),  # Open MPI v4.1.4, package: ...
     ("mpich", "MPICH", re.compile(r"^MPICH Version:\s*(\S+)")),  # MPICH Version:<TAB>4.0.2
-    ("impi", "Intel MPI", re.compile(r"^Intel\(R\) MPI Library (\S+)")),  # Intel(R) MPI Library 2021.18.1 for ...
+    # Intel(R) MPI Library 2021.18.1 for ...; its I_MPI_DEBUG start-up line: Intel(R) MPI Library, Version 2021.18.1 ...
+    ("impi", "Intel MPI", re.compile(r"^Intel\(R\) MPI Library,? (?:Version )?(\S+)")),
 )
 
 

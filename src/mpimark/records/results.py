@@ -14,6 +14,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from mpimark.records import record_check
+
 if TYPE_CHECKING:
     import jsonschema
 
@@ -32,7 +34,8 @@ class TableKey(NamedTuple):
     multi: int | None
     processes: int
     group: int | None
-    mode: str | None = None  # aggregate, non_aggregate: IMB-EXT/RMA's two tables of one benchmark
+    # aggregate, non_aggregate: IMB-EXT/RMA's two tables of one benchmark; mpiBench's communicator (table_mode)
+    mode: str | None = None
 
     def title(self) -> str:
         # The text output names multiple mode "Multi-<Name>" (as IMB does).
@@ -60,7 +63,12 @@ def _validator() -> jsonschema.protocols.Validator:
 
 
 def validate_record(record: object) -> None:
-    """Raise ValueError with a one-line reason if record breaks the schema."""
+    """Raise ValueError with a one-line reason if record breaks the schema.
+
+    record_check answers most records fast; jsonschema, the reference, is asked only when it says no:
+    for the reason, and to overrule it where the compiled check is stricter."""
+    if record_check.valid(record):
+        return
     from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(record))
@@ -113,23 +121,43 @@ def read_records(path: str | Path) -> list[dict]:
     return records
 
 
+WORLD = "MPI_COMM_WORLD"
+
+
+def communicator(record: dict) -> str | None:
+    """The sub-communicator a row was measured on (mpiBench's -d and -p levels: "CartDim-1of2",
+    "PartSize-4"); None for MPI_COMM_WORLD and rows of other suites. Rows of one operation and size on
+    different communicators are different measurements. The core's mpiBench and the importer write the
+    label as `comm`; imports stored before did as `communicator` (Store.TABLE_MODE_SQL reads both too)."""
+    label = record.get("comm") or record.get("communicator")
+    return None if label in (None, WORLD) else str(label)
+
+
+def table_mode(record: dict) -> str | None:
+    """TableKey.mode of a result: IMB-EXT/RMA's aggregate or non_aggregate, or the communicator."""
+    return record.get("mode") or communicator(record)
+
+
 def group_results(records: list[dict]) -> dict[TableKey, list[dict]]:
     """Result records by table, tables and rows in the order the core wrote them."""
     tables: dict[TableKey, list[dict]] = {}
     for record in records:
         if record["type"] == "result":
             key = TableKey(record["benchmark"], record["multi"], record["processes"], record["group"],
-                           record.get("mode"))
+                           table_mode(record))
             tables.setdefault(key, []).append(record)
     return tables
 
 
-# The kind of the one event mpimark itself adds to a stored run (the launching
-# host's machine facts, right after the run record); every other record is
-# the core's, as it wrote it.
+# The kinds of the events mpimark itself adds to a stored run: the launching
+# host's machine facts (right after the run record), and what the launcher's
+# stderr said of a launch that failed without the core saying why (last;
+# execution/launch.py). Every other record is the core's, as it wrote it.
 MACHINE_EVENT = "machine"
+LAUNCHER_STDERR_EVENT = "launcher_stderr"
 
 
 def core_records(records: list[dict]) -> list[dict]:
-    """The records of a stored run that the core wrote: without mpimark's machine event."""
-    return [r for r in records if not (r.get("type") == "event" and r.get("kind") == MACHINE_EVENT)]
+    """The records of a stored run that the core wrote: without mpimark's own events."""
+    return [r for r in records
+            if not (r.get("type") == "event" and r.get("kind") in (MACHINE_EVENT, LAUNCHER_STDERR_EVENT))]

@@ -20,7 +20,7 @@ from functools import cached_property
 
 from mpimark.storage import studies
 from mpimark.records.mpi_library import label as library_label
-from mpimark.storage.store import RunRow, Store, StoreError
+from mpimark.storage.store import fits_integer, MAX_INTEGER, RunRow, Store, StoreError
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,9 @@ def run_label(row: RunRow) -> str:
 
 def _load(store: Store, run_id: int, results: bool = True) -> LoadedRun:
     """results False: the run's records without its results (the run and end records, the events)."""
+    row = store.readable_run(run_id)
     records = store.records(run_id) if results else store.context_records(run_id)
-    return LoadedRun(store.run(run_id), with_waiting(records))
+    return LoadedRun(row, with_waiting(records))
 
 
 def with_results_of(store: Store, series: list[Series], benchmarks: tuple[str, ...],
@@ -126,6 +127,8 @@ def run_ranges(selector: str) -> list[tuple[int, int]] | None:
         first, last = int(low), int(high or low)
         if last < first:
             raise StoreError(f"{part}: a range of runs goes from the lower id to the higher ({high}-{low})")
+        if not fits_integer(last):  # SQLite could not even look it up
+            raise StoreError(f"{part}: no run has an id beyond {MAX_INTEGER}; 'mpimark runs' lists the stored runs")
         ranges.append((first, last))
     return ranges
 

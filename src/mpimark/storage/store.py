@@ -1,10 +1,12 @@
 """The results database: one SQLite file holding runs, results and events.
 
-Every record of the core's stream is kept twice: as the JSON the caller
-handed in (so `records()` gives back exactly what was added, fields the
-schema does not know included) and spread over typed columns (so results can
-be queried in SQL). Each add_record commits on its own, in WAL mode, so a run
-that dies keeps every row it finished and readers never block the writer.
+A result record is spread over typed columns (so results can be queried in
+SQL), with only what those do not give back exactly kept as JSON beside
+them (storage/compact.py); the other records are kept as the JSON the
+caller handed in. `records()` gives back exactly what was added, fields the
+schema does not know included. Each add_record commits on its own, in WAL
+mode, so a run that dies keeps every row it finished and readers never block
+the writer; an import (add_run) commits in batches.
 
 Every public method raises StoreError, with one line saying what to do, for
 problems with the file (locked, corrupt, too new, unknown run).
@@ -16,9 +18,11 @@ import json
 import os
 import socket
 import sqlite3
+import stat
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -27,13 +31,22 @@ from typing import Literal
 
 from mpimark.errors import MpimarkError
 from mpimark.paths import data_dir
+from mpimark.storage import intact
 from mpimark.records.results import MACHINE_EVENT, TableKey
+from mpimark.storage import compact
 
 # Marks the file as ours (PRAGMA application_id, "mpmk"), so another
 # program's SQLite file is refused instead of being written into.
 APPLICATION_ID = 0x6D706D6B
 BUSY_TIMEOUT_S = 5.0
 FINAL_STATUSES = ("complete", "incomplete", "failed", "interrupted")
+# An import writes its records in batches (add_run): each prepared, parse and all, outside the write lock
+# for at most this long (or this many records), then written in one transaction; between two, another
+# writer gets the lock.
+IMPORT_BATCH_S = 0.25
+IMPORT_BATCH_ROWS = 20000
+# The status message of a run while it is being imported (add_run): its records are not all stored yet.
+IMPORTING = "being imported: not all of its records are stored yet"
 # A run submitted as a Slurm batch job is 'pending' until Slurm starts it, then 'running'.
 JOB_STATUSES = ("pending", "running")
 
@@ -41,19 +54,9 @@ JOB_STATUSES = ("pending", "running")
 # are stored with a run (the rest of an environment may hold secrets).
 STEERING_PREFIXES = ("OMPI_", "MPICH_", "MPIR_CVAR_", "I_MPI_", "FI_", "UCX_", "PMIX_", "HYDRA_")
 
-# Columns filled from a result record (column, field); "group" is an SQL keyword.
-RESULT_FIELDS = (
-    ("benchmark", "benchmark"), ("suite", "suite"), ("processes", "processes"), ("multi", "multi"),
-    ("groups", "groups"), ("grp", "group"), ("bytes", "bytes"), ("count", "count"),
-    ("datatype", "datatype"), ("status", "status"), ("repetitions", "repetitions"),
-    ("t_min_usec", "t_min_usec"), ("t_max_usec", "t_max_usec"), ("t_avg_usec", "t_avg_usec"),
-    ("mbytes_per_sec", "mbytes_per_sec"), ("msgs_per_sec", "msgs_per_sec"), ("defects", "defects"),
-    ("needed_gb", "needed_gb"),
-)
-DISTRIBUTION_FIELDS = (
-    "median_usec", "ci_low_usec", "ci_high_usec", "ci_level", "ci_coverage", "q1_usec", "q3_usec",
-    "p5_usec", "p95_usec", "min_usec", "max_usec", "samples", "batch_size",
-)
+# Columns filled from a result record (column, field), and from its distribution (storage/compact.py).
+RESULT_FIELDS = tuple((column, field) for column, field, _ in compact.RESULT_COLUMNS)
+DISTRIBUTION_FIELDS = tuple(field for field, _ in compact.DISTRIBUTION_COLUMNS)
 EVENT_FIELDS = ("level", "kind", "message", "benchmark", "processes", "bytes")
 
 # Schema migrations, applied in order; PRAGMA user_version counts those applied.
@@ -210,13 +213,38 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE runs ADD COLUMN measurement INTEGER",
         "CREATE INDEX runs_by_measurement ON runs (measurement)",
     ),
+    # 8: result rows stored once (storage/compact.py): a row's record keeps only what its typed columns do
+    # not give back exactly, and its shape (the record's fields in order, shared by the rows alike) says
+    # where each value is. Rows stored before keep their whole record and no shape (NULL), and read as before.
+    (
+        """CREATE TABLE result_shapes (
+            id INTEGER PRIMARY KEY,
+            shape TEXT NOT NULL UNIQUE      -- JSON, compact.split's
+        )""",
+        "ALTER TABLE results ADD COLUMN shape INTEGER",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
 
+# SQLite's integers are 64-bit: a larger Python int (a run id of 23 digits, a size of 2^63 bytes) cannot be
+# stored or looked up, and sqlite3 raises OverflowError. Checked where numbers come in (importers.common.number,
+# run ids here and in selection), and turned into one line by _guard wherever else one slips through.
+MAX_INTEGER = 2**63 - 1
+
+
+def fits_integer(value: int) -> bool:
+    """Whether SQLite can store (and look up) value: a 64-bit signed integer."""
+    return -MAX_INTEGER - 1 <= value <= MAX_INTEGER
+
 
 class StoreError(MpimarkError):
     """The results database cannot do what was asked; the message says why and what to do."""
+
+
+class StoreLocked(StoreError):
+    """Another process holds the write lock, for longer than the busy timeout: trying again later may work
+    (storage/locking.py waits for it)."""
 
 
 @dataclass(frozen=True)
@@ -301,6 +329,11 @@ def owner_alive(owner: dict | None) -> bool | None:
     return start is not None and start == owner.get("start")
 
 
+def being_imported(row: RunRow) -> bool:
+    """Whether a run is an import not yet ended (add_run): some of its records may not be stored yet."""
+    return row.status == "running" and bool(row.owner) and bool(row.owner.get("import"))
+
+
 def steering_environment(env: Mapping[str, str]) -> dict[str, str]:
     """The variables of env that steer MPI, sorted by name."""
     return {k: env[k] for k in sorted(env) if k.startswith(STEERING_PREFIXES)}
@@ -322,9 +355,7 @@ def _now_utc() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _dumps(value: object) -> str:
-    # Lossless (repr floats), compact; NaN is refused, as by the schema.
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_dumps = compact.dumps
 
 
 def _loads(text: str | None):
@@ -360,8 +391,53 @@ def _insert(conn: sqlite3.Connection, table: str, run_id: int, seq: int, columns
     # A list or object where the schema has a scalar goes in as JSON text: the
     # record column keeps the truth, the typed columns must not refuse a record.
     values = [_dumps(v) if isinstance(v, (dict, list)) else v for v in columns.values()]
-    conn.execute(f"INSERT INTO {table} (run_id, seq, {names}, record) VALUES (?, ?, {marks}, ?)",
-                 (run_id, seq, *values, record))
+    try:
+        conn.execute(f"INSERT INTO {table} (run_id, seq, {names}, record) VALUES (?, ?, {marks}, ?)",
+                     (run_id, seq, *values, record))
+    except OverflowError:  # looked for only now: checking every value of every row would slow imports
+        raise _overflow(seq, columns, values) from None
+
+
+def _overflow(seq: int, names: Iterable[str], values: Iterable) -> StoreError:
+    name, value = next((n, v) for n, v in zip(names, values) if isinstance(v, int) and not fits_integer(v))
+    return StoreError(f"cannot store record {seq + 1} of the stream: its {name} {value} is beyond the integers "
+                      f"SQLite stores (at most {MAX_INTEGER})")
+
+
+_RESULT_NAMES = ", ".join(f'"{c}"' for c in compact.COLUMNS)  # quoted: "count" and "groups" are SQL words
+_RESULT_INSERT = (f"INSERT INTO results (run_id, seq, {_RESULT_NAMES}, record, shape)"
+                  f" VALUES ({', '.join('?' * (len(compact.COLUMNS) + 4))})")
+
+
+def _insert_results(conn: sqlite3.Connection, run_id: int, rows: list[tuple[int, list, str, str]]) -> None:
+    """Result rows, each (seq, *compact.split(record)), in one statement; their shapes added where new."""
+    ids: dict[str, int] = {}
+    for _, _, _, shape in rows:
+        if shape not in ids:
+            conn.execute("INSERT OR IGNORE INTO result_shapes (shape) VALUES (?)", (shape,))
+            ids[shape] = conn.execute("SELECT id FROM result_shapes WHERE shape = ?", (shape,)).fetchone()[0]
+    try:
+        conn.executemany(_RESULT_INSERT,
+                         [(run_id, seq, *values, rest, ids[shape]) for seq, values, rest, shape in rows])
+    except OverflowError:
+        seq, values = next((seq, values) for seq, values, _, _ in rows
+                           if any(isinstance(v, int) and not fits_integer(v) for v in values))
+        raise _overflow(seq, compact.COLUMNS, values) from None
+
+
+# The result rows as compact.Reader.join reads them: (seq, record, shape, the values in compact.COLUMNS order).
+_RESULT_VALUES = ("results.seq, results.record, result_shapes.shape AS shape_json, "
+                  + ", ".join(f'results."{c}"' for c in compact.COLUMNS))
+_RESULT_FROM = " FROM results LEFT JOIN result_shapes ON result_shapes.id = results.shape"
+_RESULT_ROWS = f"SELECT {_RESULT_VALUES}{_RESULT_FROM}"
+_NO_RESULT_VALUES = ", ".join(["NULL"] * len(compact.COLUMNS))
+_READER = compact.Reader()  # shapes are read by their text, so one reader serves every database
+
+
+def _result_record(row: Sequence) -> dict:
+    """The record of a row (record, shape, *values) of _RESULT_ROWS, or of one whose record is whole (no shape)."""
+    text, shape = row[0], row[1]
+    return _record(text) if shape is None else _READER.join(shape, text, row[2:])
 
 
 class Store:
@@ -381,6 +457,7 @@ class Store:
         """
         create = create and not for_reading
         self.path = Path(path) if path else default_path()
+        self.timeout_s = timeout_s
         self.readonly = for_reading and self.path.exists() and not (
             writable(self.path) and writable(self.path.resolve().parent))
         # launch.py may hand records over from a reader thread: share one
@@ -395,14 +472,18 @@ class Store:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
                     raise StoreError(f"cannot create {self.path.parent}: {exc.strerror}") from None
+        self._intact = False  # set once the file is found intact: then close() remembers it (intact.py)
         if self.readonly:
             self._open_readonly(timeout_s)
             return
         try:
             with self._guard():
+                self._side_files_writable()
                 # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE below).
                 self._conn = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None,
                                              check_same_thread=False)
+                if not for_reading:  # before anything, journal_mode too, writes; readers check at their first write
+                    self._require_intact()
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA foreign_keys=ON")
                 # WAL + NORMAL loses no committed row when the process dies; only
@@ -412,6 +493,32 @@ class Store:
         except BaseException:
             self.close()
             raise
+
+    def _require_intact(self) -> None:
+        """StoreError, before the first write, when PRAGMA quick_check finds the file damaged (intact.py)."""
+        if self._intact:
+            return
+        damage = intact.problem(self._connection(), self.path)
+        if damage:
+            raise StoreError(f"{self.path} is damaged (SQLite's quick_check: {damage}); nothing is written to it. "
+                             f"Keep a copy, save what can be read with 'sqlite3 {self.path} .recover | sqlite3 "
+                             "repaired.db' and use --db repaired.db")
+        self._intact = True
+
+    def _side_files_writable(self) -> None:
+        """A -wal or -shm left read-only by a session on the read-only database (SQLite gives them the
+        database's mode) made every write fail with "attempt to write a readonly database" once the database
+        was writable again. Ours: given the database's mode (harmless while others use them); another
+        user's: what to do."""
+        for side in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            if not side.exists() or writable(side) or not writable(self.path):
+                continue
+            if side.stat().st_uid == os.geteuid():
+                side.chmod(stat.S_IMODE(self.path.stat().st_mode))
+                continue
+            raise StoreError(f"{side} cannot be written (left by a read-only session of another user), so "
+                             f"neither can {self.path}; once nothing has the database open, remove it "
+                             f"(rm {side}) or have its owner make it writable")
 
     def _open_readonly(self, timeout_s: float) -> None:
         uri = self.path.resolve().as_uri() + "?mode=ro"
@@ -446,9 +553,12 @@ class Store:
             except sqlite3.OperationalError as exc:
                 text = str(exc)
                 if "locked" in text or "busy" in text:
-                    raise StoreError(f"the results database {self.path} is locked by another process; "
-                                     "wait or use --db to pick another file") from None
+                    raise StoreLocked(f"the results database {self.path} is locked by another process; "
+                                      "wait or use --db to pick another file") from None
                 raise StoreError(f"cannot use the results database {self.path}: {text}") from None
+            except OverflowError:
+                raise StoreError(f"a number beyond what SQLite stores (integers up to {MAX_INTEGER}) was given "
+                                 f"for {self.path}; no run id, size or count is that large") from None
             except (sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.ProgrammingError) as exc:
                 # What was asked does not fit the database; the file itself is fine.
                 raise StoreError(f"the results database {self.path} refused a value: {exc}") from None
@@ -461,6 +571,7 @@ class Store:
         """One write transaction (the store's own, and its neighbours' such as studies.py); IMMEDIATE takes the write lock up front, so a
         busy database fails at BEGIN (after the busy timeout), not half way."""
         with self._guard():
+            self._require_intact()
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -470,6 +581,17 @@ class Store:
                     conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    @contextmanager
+    def patience(self, seconds: float) -> Iterator[None]:
+        """Inside, wait at most seconds for another process's lock before StoreLocked (else: timeout_s)."""
+        with self._guard():
+            conn = self._connection()
+            conn.execute(f"PRAGMA busy_timeout = {max(0, round(seconds * 1000))}")
+            try:
+                yield
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {round(self.timeout_s * 1000)}")
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
         """The rows of one read-only statement."""
@@ -488,6 +610,7 @@ class Store:
         self._check_identity(version, app)
         if version == SCHEMA_VERSION:
             return
+        self._require_intact()
         # A migration may rebuild a table others refer to: with foreign keys on,
         # dropping the old one would delete every result (the pragma is a no-op
         # inside a transaction, so it is set before BEGIN and checked before COMMIT).
@@ -530,6 +653,9 @@ class Store:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+                if self._intact:
+                    intact.remember(self.path)
+                    self._intact = False
 
     def __enter__(self) -> Store:
         return self
@@ -538,10 +664,15 @@ class Store:
         self.close()
 
     def _require_run(self, conn: sqlite3.Connection, run_id: int) -> tuple:
-        row = conn.execute("SELECT record_count, run_seq, end_seq FROM runs WHERE id = ?", (run_id,)).fetchone()
+        row = None
+        if fits_integer(run_id):  # beyond: no such run, rather than sqlite3's OverflowError
+            row = conn.execute("SELECT record_count, run_seq, end_seq FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
+            raise self._no_run(run_id)
         return row
+
+    def _no_run(self, run_id: int) -> StoreError:
+        return StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
 
     # -- writing -----------------------------------------------------------
 
@@ -574,35 +705,88 @@ class Store:
             return run_id
 
     def add_run(self, *, records: Iterable[dict], status: str, message: str | None, **meta) -> int:
-        """A whole run in one transaction (begin_run's meta, the records, the final status): all or nothing.
+        """A whole run (begin_run's meta, the records, the final status), for imports; returns its id.
 
-        For imports: an mpimark killed half way leaves no run behind, rather than a 'running' one.
-        records may be a generator: each is stored as it comes, none kept.
+        Written in batches of a fraction of a second, each its own transaction, and the next batch
+        parsed and prepared while no lock is held: another mpimark (a run ending, another import) gets
+        the lock between two. Until the last batch the run is 'running', owned by this process and marked
+        as an import (owner["import"]); should the import fail or be interrupted, its run is deleted, and
+        if even that cannot be done (or mpimark is killed), `mpimark recover` deletes it once this process
+        is gone. records may be a generator: none is kept beyond its batch.
         """
-        with self.transaction() as conn:
-            cursor = conn.execute(
-                "INSERT INTO runs (started_utc, status, suite, mpi_name, mpi_prefix, requested_processes,"
-                " launch_command, environment, placement) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
-                (_now_utc(), meta["suite"], meta.get("mpi_name"), meta.get("mpi_prefix"),
-                 meta["requested_processes"], _dumps(list(meta["launch_command"])),
-                 _dumps(steering_environment(meta.get("environment") or {})),
-                 None if meta.get("placement") is None else _dumps(dict(meta["placement"]))))
-            run_id = int(cursor.lastrowid)
-            if meta.get("source_sha256"):  # imports only
-                conn.execute("UPDATE runs SET source_sha256 = ? WHERE id = ?", (meta["source_sha256"], run_id))
+        if status not in FINAL_STATUSES:
+            raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
+        run_id = self._begin_import(meta)
+        try:
             # The run is new and ours alone: its seq and record flags are counted here, not read per record.
             seq, run_seq, end_seq = 0, None, None
-            for record in records:
-                self._add(conn, run_id, record, self._record_text(run_id, record), (seq, run_seq, end_seq))
-                run_seq = seq if record["type"] == "run" else run_seq
-                end_seq = seq if record["type"] == "end" else end_seq
-                seq += 1
-            conn.execute("UPDATE runs SET record_count = ? WHERE id = ?", (seq, run_id))
-            if status not in FINAL_STATUSES:
-                raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
-            conn.execute("UPDATE runs SET status = ?, status_message = ?, finished_utc = ? WHERE id = ?",
-                         (status, message, _now_utc(), run_id))
+            for batch in self._import_batches(run_id, records):
+                with self.transaction() as conn:
+                    results = []
+                    for record, form in batch:
+                        if record is None:  # a result, already split
+                            results.append((seq, *form))
+                        else:
+                            self._add(conn, run_id, record, form, (seq, run_seq, end_seq))
+                            run_seq = seq if record["type"] == "run" else run_seq
+                            end_seq = seq if record["type"] == "end" else end_seq
+                        seq += 1
+                    _insert_results(conn, run_id, results)
+            with self.transaction() as conn:
+                conn.execute("UPDATE runs SET record_count = ?, status = ?, status_message = ?, finished_utc = ?"
+                             " WHERE id = ?", (seq, status, message, _now_utc(), run_id))
+        except BaseException:
+            self._forget_import(run_id)
+            raise
+        self._checkpoint()
         return run_id
+
+    def _begin_import(self, meta: Mapping) -> int:
+        with self.transaction() as conn:
+            # The file may say when the run started and its library (importers' Parsed.run_columns).
+            cursor = conn.execute(
+                "INSERT INTO runs (started_utc, status, status_message, suite, mpi_name, mpi_prefix,"
+                " requested_processes, launch_command, environment, placement, owner, source_sha256,"
+                " mpi_library_version, mpi_standard_version) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (meta.get("started_utc") or _now_utc(), IMPORTING, meta["suite"], meta.get("mpi_name"),
+                 meta.get("mpi_prefix"), meta["requested_processes"], _dumps(list(meta["launch_command"])),
+                 _dumps(steering_environment(meta.get("environment") or {})),
+                 None if meta.get("placement") is None else _dumps(dict(meta["placement"])),
+                 _dumps({**owner_now(), "import": True}), meta.get("source_sha256") or None,
+                 meta.get("mpi_library_version"), meta.get("mpi_standard_version")))
+            return int(cursor.lastrowid)
+
+    def _import_batches(self, run_id: int, records: Iterable[dict]) -> Iterator[list[tuple[dict | None, object]]]:
+        """The records as (record, _stored_form) in batches of IMPORT_BATCH_S of reading or IMPORT_BATCH_ROWS;
+        a result's record is None (its split form is all that is written)."""
+        batch: list[tuple[dict | None, object]] = []
+        started = time.monotonic()
+        for record in records:
+            form = self._stored_form(run_id, record)
+            batch.append((None if record["type"] == "result" else record, form))
+            if len(batch) >= IMPORT_BATCH_ROWS or (len(batch) % 256 == 0
+                                                   and time.monotonic() - started >= IMPORT_BATCH_S):
+                yield batch
+                batch, started = [], time.monotonic()
+        if batch:
+            yield batch
+
+    def _forget_import(self, run_id: int) -> None:
+        """Delete an import that did not finish; where that fails too, the run stays 'running' with this
+        process as its owner, for `mpimark recover` to delete."""
+        try:
+            self.delete_run(run_id)
+        except (StoreError, KeyboardInterrupt):
+            pass
+
+    def _checkpoint(self) -> None:
+        """Copy the WAL into the database and truncate it: a large import should not leave a WAL of its size.
+        TRUNCATE waits for readers and writers: at most a moment (then SQLite does what it can, not an error)."""
+        try:
+            with self.patience(0.5), self._guard():
+                self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except StoreError:
+            pass
 
     def run_of_source(self, sha256: str) -> int | None:
         """The first run imported from a file of this content (add_run's source_sha256), or None."""
@@ -611,23 +795,24 @@ class Store:
 
     def add_record(self, run_id: int, record: dict) -> None:
         """Store one record of the stream (run, result, event or end) and commit."""
-        text = self._record_text(run_id, record)
+        form = self._stored_form(run_id, record)
         with self.transaction() as conn:
-            self._add(conn, run_id, record, text)
+            self._add(conn, run_id, record, form)
 
-    def _record_text(self, run_id: int, record: dict) -> str:
+    def _stored_form(self, run_id: int, record: dict) -> str | tuple[list, str, str]:
+        """What _add writes of a record: a result's compact.split, any other record's JSON text."""
         kind = record.get("type") if isinstance(record, dict) else None
         if kind not in ("run", "result", "event", "end"):
             raise StoreError(f"cannot store a record of type {kind!r} (run {run_id})")
         try:
-            return _dumps(record)
+            return compact.split(record) if kind == "result" else _dumps(record)
         except (TypeError, ValueError) as exc:
             raise StoreError(f"cannot store a {kind} record of run {run_id}: {exc}") from None
 
-    def _add(self, conn: sqlite3.Connection, run_id: int, record: dict, text: str,
+    def _add(self, conn: sqlite3.Connection, run_id: int, record: dict, form: str | tuple[list, str, str],
              state: tuple[int, int | None, int | None] | None = None) -> None:
-        """state: the run's (record_count, run_seq, end_seq) when the caller keeps them (add_run), which
-        then also sets record_count; else they are read and record_count counted here."""
+        """form: _stored_form's. state: the run's (record_count, run_seq, end_seq) when the caller keeps them
+        (add_run); else they are read and record_count counted here."""
         kind = record["type"]
         seq, run_seq, end_seq = state if state is not None else self._require_run(conn, run_id)
         if (kind == "run" and run_seq is not None) or (kind == "end" and end_seq is not None):
@@ -637,25 +822,20 @@ class Store:
             conn.execute(
                 "UPDATE runs SET run_seq = ?, run_record = ?, processes = ?, hosts = ?,"
                 " mpi_library_version = ?, mpi_standard_version = ?, nodes = ?, ranks_per_node = ? WHERE id = ?",
-                (seq, text, record.get("processes"), _dumps(record.get("hosts")),
+                (seq, form, record.get("processes"), _dumps(record.get("hosts")),
                  mpi.get("library_version"), mpi.get("standard_version"), *_nodes(record), run_id),
             )
         elif kind == "end":
             conn.execute(
                 "UPDATE runs SET end_seq = ?, end_record = ?, end_status = ?, elapsed_s = ?,"
                 " results_reported = ?, load_average_after = ? WHERE id = ?",
-                (seq, text, record.get("status"), record.get("elapsed_s"), record.get("results"),
+                (seq, form, record.get("status"), record.get("elapsed_s"), record.get("results"),
                  _dumps(record.get("load_average_after")), run_id),
             )
         elif kind == "result":
-            distribution = record.get("distribution") or {}
-            samples = record.get("samples_ns")
-            columns = {column: record.get(field) for column, field in RESULT_FIELDS}
-            columns.update({field: distribution.get(field) for field in DISTRIBUTION_FIELDS})
-            columns["samples_ns"] = None if samples is None else _dumps(samples)
-            _insert(conn, "results", run_id, seq, columns, text)
+            _insert_results(conn, run_id, [(seq, *form)])
         else:
-            _insert(conn, "events", run_id, seq, {field: record.get(field) for field in EVENT_FIELDS}, text)
+            _insert(conn, "events", run_id, seq, {field: record.get(field) for field in EVENT_FIELDS}, form)
         if state is None:
             conn.execute("UPDATE runs SET record_count = record_count + 1 WHERE id = ?", (run_id,))
 
@@ -680,7 +860,7 @@ class Store:
                                       (run_id, MACHINE_EVENT)).fetchone()[0]
             stored = self._require_run(conn, run_id)[0] - added_here
             for record in records[stored:]:
-                self._add(conn, run_id, record, self._record_text(run_id, record))
+                self._add(conn, run_id, record, self._stored_form(run_id, record))
             conn.execute("UPDATE runs SET status = 'incomplete', status_message = ?, finished_utc = ?,"
                          " stream_path = NULL WHERE id = ? AND status = 'running'", (message, _now_utc(), run_id))
         return max(0, len(records) - stored)
@@ -732,7 +912,7 @@ class Store:
         a collection that fails half way stores nothing, and can be done again."""
         if status not in FINAL_STATUSES:
             raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
-        texts = [self._record_text(run_id, record) for record in records]
+        texts = [self._stored_form(run_id, record) for record in records]
         with self.transaction() as conn:
             row = conn.execute("SELECT collected_utc FROM slurm_jobs WHERE run_id = ?", (run_id,)).fetchone()
             if row is None:
@@ -758,6 +938,8 @@ class Store:
         return [JobRow(*row[:-1], json.loads(row[-1])) for row in rows]
 
     def job(self, run_id: int) -> JobRow | None:
+        if not fits_integer(run_id):
+            return None  # no run, so no job
         with self._guard():
             row = self._connection().execute(f"{self._JOB_QUERY} WHERE run_id = ?", (run_id,)).fetchone()
         return None if row is None else JobRow(*row[:-1], json.loads(row[-1]))
@@ -786,11 +968,22 @@ class Store:
         return [self._run_row(r) for r in rows]
 
     def run(self, run_id: int) -> RunRow:
+        if not fits_integer(run_id):
+            raise self._no_run(run_id)
         with self._guard():
             row = self._connection().execute(f"{self._RUN_QUERY} WHERE id = ?", (run_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no run {run_id} in {self.path}; 'mpimark runs' lists the stored runs")
+            raise self._no_run(run_id)
         return self._run_row(row)
+
+    def readable_run(self, run_id: int) -> RunRow:
+        """run(), refused while the run is being imported: part of a file, shown or compared, would pass for
+        the whole (show, export, and every selection of runs)."""
+        row = self.run(run_id)
+        if being_imported(row):
+            raise StoreError(f"run {run_id} is being imported: not all of its records are stored yet; wait for the "
+                             "import to end ('mpimark recover' deletes it if that mpimark died)")
+        return row
 
     def measurement_runs(self, measurement: int) -> list[int]:
         """The ids of a measurement's runs (its launches), in the order they ran; [] when there is none."""
@@ -801,7 +994,8 @@ class Store:
         "SELECT seq, record FROM events WHERE run_id = :id"
         " UNION ALL SELECT run_seq, run_record FROM runs WHERE id = :id AND run_record IS NOT NULL"
         " UNION ALL SELECT end_seq, end_record FROM runs WHERE id = :id AND end_record IS NOT NULL")
-    _RECORDS_QUERY = f"SELECT seq, record FROM results WHERE run_id = :id UNION ALL {_CONTEXT_QUERY} ORDER BY 1"
+    _RECORDS_QUERY = (f"{_RESULT_ROWS} WHERE results.run_id = :id"
+                      f" UNION ALL SELECT *, NULL, {_NO_RESULT_VALUES} FROM ({_CONTEXT_QUERY}) ORDER BY 1")
 
     def records(self, run_id: int) -> list[dict]:
         """Every record of the run as added, in arrival order."""
@@ -809,19 +1003,19 @@ class Store:
             conn = self._connection()
             self._require_run(conn, run_id)
             rows = conn.execute(self._RECORDS_QUERY, {"id": run_id}).fetchall()
-        return [_record(text) for _, text in rows]
+        return [_result_record(row[1:]) for row in rows]
 
     def iter_records(self, run_id: int) -> Iterator[dict]:
         """records(), one at a time as SQLite reads them: a run of any size in bounded memory.
 
         Consume it before the next call on this store (it holds the connection's cursor)."""
-        for _, text in self._rows(run_id, self._RECORDS_QUERY):
-            yield json.loads(text)  # one at a time: nothing to share keys with
+        for row in self._rows(run_id, self._RECORDS_QUERY):
+            yield _result_record(row[1:])
 
     def iter_results(self, run_id: int) -> Iterator[dict]:
         """The run's result records alone, in arrival order, one at a time (as iter_records)."""
-        for (text,) in self._rows(run_id, "SELECT record FROM results WHERE run_id = :id ORDER BY seq"):
-            yield json.loads(text)
+        for row in self._rows(run_id, f"{_RESULT_ROWS} WHERE results.run_id = :id ORDER BY seq"):
+            yield _result_record(row[1:])
 
     def results_of(self, run_id: int, benchmarks: Iterable[str], processes: int | None = None) -> list[dict]:
         """The run's result records of some benchmarks (at one process count), in arrival order: what a
@@ -832,10 +1026,10 @@ class Store:
         """results_of(), one at a time as SQLite reads them (as iter_records)."""
         names = list(benchmarks)
         marks = ", ".join(f":b{i}" for i in range(len(names)))
-        sql = (f"SELECT record FROM results WHERE run_id = :id AND benchmark IN ({marks})"
+        sql = (f"{_RESULT_ROWS} WHERE results.run_id = :id AND benchmark IN ({marks})"
                + ("" if processes is None else " AND processes = :processes") + " ORDER BY seq")
         values = {f"b{i}": name for i, name in enumerate(names)} | {"processes": processes}
-        return (_record(text) for (text,) in self._rows(run_id, sql, values))
+        return (_result_record(row[1:]) for row in self._rows(run_id, sql, values))
 
     def _rows(self, run_id: int, sql: str, values: dict | None = None) -> Iterator[tuple]:
         """The rows of a query of one run (parameter :id, and values), fetched some at a time."""
@@ -850,27 +1044,31 @@ class Store:
                 return
             yield from rows
 
+    # results.table_mode in SQL: the record's mode, else its communicator other than MPI_COMM_WORLD.
+    TABLE_MODE_SQL = ("COALESCE(json_extract(record, '$.mode'), NULLIF(COALESCE(json_extract(record, '$.comm'),"
+                      " json_extract(record, '$.communicator')), 'MPI_COMM_WORLD'))")
     # results.group_results' order, made by SQLite (which sorts in bounded memory, spilling to a
     # temporary file): tables in the order of their first row, each table's rows in arrival order.
-    # The mode is TableKey's (IMB-EXT/RMA: aggregate, non_aggregate), which only the record holds.
+    # The mode is TableKey's (IMB-EXT/RMA: aggregate, non_aggregate; mpiBench's communicator), which only
+    # the record holds.
     _TABLES_QUERY = (
-        "SELECT benchmark, multi, processes, grp, mode, record FROM ("
-        " SELECT seq, record, benchmark, multi, processes, grp, json_extract(record, '$.mode') AS mode,"
-        " min(seq) OVER (PARTITION BY benchmark, multi, processes, grp, json_extract(record, '$.mode')) AS first"
-        " FROM results WHERE run_id = :id) ORDER BY first, seq")
+        f"SELECT benchmark, multi, processes, grp, mode, record, shape_json, {_RESULT_NAMES} FROM ("
+        f" SELECT {_RESULT_VALUES}, {TABLE_MODE_SQL} AS mode,"
+        f" min(seq) OVER (PARTITION BY benchmark, multi, processes, grp, {TABLE_MODE_SQL}) AS first"
+        f"{_RESULT_FROM} WHERE results.run_id = :id) ORDER BY first, seq")
 
     def iter_tables(self, run_id: int) -> Iterator[tuple[TableKey, list[dict]]]:
         """group_results(records(run_id)).items(), one table held at a time: a run of any size in memory
         bounded by its largest table. Consume it before the next call on this store."""
         table: list[dict] = []
         current: TableKey | None = None
-        for *columns, text in self._rows(run_id, self._TABLES_QUERY):
-            key = TableKey(*columns)
+        for row in self._rows(run_id, self._TABLES_QUERY):
+            key = TableKey(*row[:5])
             if key != current:
                 if table:
                     yield current, table
                 current, table = key, []
-            table.append(_record(text))
+            table.append(_result_record(row[5:]))
         if table:
             yield current, table
 

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from mpimark.presentation import osu_text
 from mpimark.presentation.tools import beff, mpibench, startup
 
 # The `suite` of a tool's run record -> its module. The store's suite column
-# holds the core's tool word (beff, mpibench, startup), also accepted.
-MODULES: dict[str, ModuleType] = {"b_eff": beff, "beff": beff, "mpibench": mpibench, "startup": startup}
+# holds the core's tool word (beff, mpibench, startup), also accepted, and for
+# the original tools' imported output `imported:<format>`: shown as the tool's own text too.
+MODULES: dict[str, ModuleType] = {"b_eff": beff, "beff": beff, "mpibench": mpibench, "startup": startup,
+                                  "imported:beff": beff, "imported:mpibench": mpibench, "imported:osu": osu_text}
 
 
 def run_record(records: list[dict]) -> dict | None:

@@ -15,16 +15,15 @@ core's PREFIX.plot holds, so it can be drawn again from a stored run.
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 from mpimark.records.mpi_library import label as library_label
+from mpimark.storage.importers import beff as beff_files
+
+# The closing line, as the core (and the original b_eff.c) writes it: the importer reads it.
+CLOSING_LINE = beff_files.CLOSING_LINE
 
 MIB = 1 << 20
-# The closing line, as the core (and the original b_eff.c) writes it.
-CLOSING_LINE = re.compile(
-    r"^b_eff(?P<tag>SHORT&TEST|SHORT|TEST)? = +(?P<total>\d+\.\d{3}) MB/s = +(?P<per_pe>\d+\.\d{3}) \* +(?P<n>\d+)"
-    r" PEs with +(?P<mem>\d+) MB/PE on (?P<uname>.+)$")
 FILE_SUFFIXES = (".prot", ".short", ".sum", ".plot", ".gps")
 PNG_SUFFIX = ".png"
 CLASSES = (("ring", "ring patterns (b_eff)"), ("random", "random patterns (b_eff)"),
@@ -37,6 +36,25 @@ class BeffError(ValueError):
 
 def _results(records: list[dict], kind: str) -> list[dict]:
     return [r for r in records if r["type"] == "result" and r.get("suite") == "b_eff" and r.get("record") == kind]
+
+
+def is_summary(record: dict) -> bool:
+    return record.get("suite") == "b_eff" and record.get("record") == "summary"
+
+
+def against_size(record: dict) -> bool:
+    """Whether a report draws the row against message size: not b_eff's summary (one figure of a run over
+    every length and pattern, stored at Lmax, which the report draws against process count), nor its
+    pattern rows (dozens of patterns per length; the run's own plot, figure(), draws them)."""
+    return record.get("suite") != "b_eff" or record.get("record") not in ("summary", "pattern")
+
+
+def published(result: dict) -> list[float | None]:
+    """The published table's figures after the size: b_eff, b_eff/size, bandwidth per PE at Lmax, ping-pong
+    latency and bandwidth, Lmax in MByte (2^20 bytes)."""
+    return [result["b_eff_mbytes_per_sec"], result["b_eff_per_process_mbytes_per_sec"],
+            result["b_eff_at_lmax_per_process_mbytes_per_sec"], result["pingpong_latency_usec"],
+            result["pingpong_mbytes_per_sec"], result["lmax_bytes"] / MIB]
 
 
 def summary(records: list[dict]) -> dict | None:
@@ -71,9 +89,7 @@ TABLE_HEAD = "".join(
 
 def table_row(result: dict, run: dict | None) -> str:
     n = result["processes"]
-    values = (f"{n:6d}", _num(result["b_eff_mbytes_per_sec"], 12), _num(result["b_eff_per_process_mbytes_per_sec"], 12),
-              _num(result["b_eff_at_lmax_per_process_mbytes_per_sec"]), _num(result["pingpong_latency_usec"]),
-              _num(result["pingpong_mbytes_per_sec"]), _num(result["lmax_bytes"] / MIB, 10))
+    values = [f"{n:6d}", *(_num(value, width) for value, (_, width) in zip(published(result), COLUMNS[1:]))]
     return " ".join(values) + f"   {_hosts_column(run, n)}\n"
 
 

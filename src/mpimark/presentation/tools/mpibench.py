@@ -11,6 +11,8 @@ host map where the run record can say it (one host), and no
 
 from __future__ import annotations
 
+from mpimark.records.results import communicator, WORLD
+
 MPIB_VERSION = "1.5"
 
 
@@ -19,10 +21,14 @@ def results(records: list[dict]) -> list[dict]:
 
 
 def line(result: dict) -> str:
-    """One mpiBench line; the core prints the same with `%-20.20s\\tBytes:\\t%8zu...`."""
+    """One mpiBench line; the core prints the same with `%-20.20s\\tBytes:\\t%8zu...`.
+
+    An imported row of an mpiBench that printed no communicator is MPI_COMM_WORLD's, of all its ranks."""
+    comm = communicator(result) or WORLD
+    ranks = result.get("comm_ranks") or result["processes"]
     return (f"{result['benchmark'][:20]:<20}\tBytes:\t{result['bytes']:8d}\tIters:\t{result['repetitions']:7d}"
             f"\tAvg:\t{result['t_avg_usec']:8.4f}\tMin:\t{result['t_min_usec']:8.4f}\tMax:\t{result['t_max_usec']:8.4f}"
-            f"\tComm: {result['comm']}\tRanks: {result['comm_ranks']}")
+            f"\tComm: {comm}\tRanks: {ranks}")
 
 
 def comment(run: dict | None) -> str:

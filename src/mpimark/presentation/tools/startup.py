@@ -17,6 +17,8 @@ import math
 import statistics
 from dataclasses import dataclass
 
+from mpimark.presentation.osu_text import osu_init_text
+
 # The phases since launch, in the order they happen; RIKEN's table has the first.
 PHASES = (("process_start", "first instruction"), ("mpi_init_done", "end of MPI_Init"),
           ("first_barrier_done", "end of 1st barrier"))
@@ -87,8 +89,7 @@ def osu_init_line(item: Launch) -> str | None:
     if not item.init_rank_ms:
         return None
     whole = [int(math.floor(ms)) for ms in item.init_rank_ms]
-    return (f"nprocs: {item.processes}, min: {min(whole)} ms, max: {max(whole)} ms, "
-            f"avg: {sum(whole) // len(whole)} ms")
+    return osu_init_text(item.processes, min(whole), max(whole), sum(whole) // len(whole))
 
 
 def hello_lines(processes: int) -> list[str]:

@@ -1,4 +1,5 @@
-"""Other suites' text output (IMB, OSU Micro-Benchmarks, mpiBench), and the core's own stream, as stored runs.
+"""Other suites' text output (IMB, OSU Micro-Benchmarks, mpiBench, b_eff's .sum/.short), and the core's own
+stream, as stored runs.
 
 parse_file() reads and checks a whole file and returns how to read its
 records again (Parsed.rows), or raises ImportFormatError naming file and
@@ -7,7 +8,9 @@ parses all, then stores all, streaming the records into the database). Each
 file becomes one run (suite `imported:<format>`) holding an `import` event,
 which says where the records came from and what the file's header said,
 and the result records. There is no `run` record: its fields (timer
-self-test, load, cores) are things the other suites do not report.
+self-test, load, cores) are things the other suites do not report; what a
+file does say of the run (its start, the MPI library) goes into the run's
+columns (Parsed.run_columns), and the import's own time into the event.
 
 The core's own JSON Lines stream (format `jsonl`, a run launched by hand)
 is stored as it is, with its run record: see jsonl.py.
@@ -19,20 +22,23 @@ import hashlib
 import itertools
 import re
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 
-from mpimark.storage.importers import imb, jsonl, mpibench, osu
+from mpimark.storage.importers import beff, imb, jsonl, mpibench, osu
 from mpimark.storage.importers.common import fail, ImportFormatError, Parsed
 from mpimark.storage.store import Store
 
-FORMATS = ("imb", "osu", "mpibench", "jsonl")
+FORMATS = ("imb", "osu", "mpibench", "beff", "jsonl")
 FORMAT_NAMES = {"imb": "IMB text", "osu": "OSU Micro-Benchmarks", "mpibench": "mpiBench",
-                "jsonl": "mpimark-core's JSON Lines"}
+                "beff": "b_eff's .sum/.short", "jsonl": "mpimark-core's JSON Lines"}
 
 _SIGNS = (
     ("imb", re.compile(r"^#\s*(Benchmarking\s|.*Intel ?\(R\) MPI Benchmark)", re.M)),
-    ("osu", re.compile(r"^#\s*OSU\s", re.M)),
+    ("osu", re.compile(r"^#\s*(OSU\s|OMB[\s-])", re.M)),  # OSU's C programs; OMB-Py's "# OMB Python", "# OMB-Py"
     ("mpibench", re.compile(r"^(START mpiBench|\s*\S+\s+Bytes:\s)", re.M)),
+    # b_eff's files all begin so, but its .plot (refused with what to import instead: beff.py).
+    ("beff", re.compile(rf"^SECTION-HEAD-BEGIN\s*$|{beff.PLOT_HEAD.pattern}", re.M)),
 )
 
 __all__ = ["FORMATS", "ImportFormatError", "Parsed", "detect", "file_sha256", "parse_file", "store_parsed"]
@@ -47,9 +53,9 @@ def detect(path: Path, text: str) -> str:
     for fmt, sign in _SIGNS:
         if sign.search(text):
             return fmt
-    raise fail(path, None, "not IMB, OSU or mpiBench output nor mpimark-core's JSON Lines (no '# Benchmarking', "
-                           "'# OSU ... Test' or '<Op> Bytes:' line, no JSON object); if it is one of them, say which "
-                           "with --format")
+    raise fail(path, None, "not IMB, OSU, mpiBench or b_eff output nor mpimark-core's JSON Lines (no '# Benchmarking', "
+                           "'# OSU ... Test', '<Op> Bytes:' or 'SECTION-HEAD-BEGIN' line, no JSON object); if it is "
+                           "one of them, say which with --format")
 
 
 def _head(path: Path) -> str:
@@ -97,6 +103,8 @@ def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None
         parsed = osu.parse(path, lambda: _lines(path), processes)
     elif fmt == "mpibench":
         parsed = mpibench.parse(path, lambda: _lines(path), processes)
+    elif fmt == "beff":
+        parsed = beff.parse(path, lambda: _lines(path))
     else:
         raise ValueError(f"unknown import format {fmt!r}")
     if not parsed.count:
@@ -113,9 +121,10 @@ def import_event(parsed: Parsed) -> dict:
         message += "; " + "; ".join(parsed.notes)
     if parsed.incomplete:
         message += f"; incomplete: {parsed.incomplete}"
+    # The run's start is the file's where it says one (Parsed.run_columns); the import's own time is kept here.
     return {"type": "event", "level": "info", "kind": "import", "message": message,
             "source_format": parsed.fmt, "source_file": str(parsed.path), "source": parsed.source,
-            "notes": parsed.notes}
+            "notes": parsed.notes, "imported_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 def file_sha256(path: Path) -> str:
@@ -132,11 +141,11 @@ def file_sha256(path: Path) -> str:
 
 def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | None = None,
                  sha256: str | None = None) -> int:
-    """Store one parsed file as a run, in one transaction; returns its id.
+    """Store one parsed file as a run, in batches (Store.add_run); returns its id.
 
-    Should the database fail half way, or mpimark be killed, nothing of the
-    file is stored (no run left 'running' with part of the rows). sha256 (the
-    file's, file_sha256) is stored with the run for Store.run_of_source.
+    Should the database fail half way, or the import be interrupted, nothing of the file is kept; an
+    mpimark killed outright leaves a run marked as being imported, which `mpimark recover` deletes.
+    sha256 (the file's, file_sha256) is stored with the run for Store.run_of_source.
     """
     if isinstance(parsed, jsonl.Stream):
         return jsonl.store(store, parsed, mpi_name, sha256)
@@ -144,4 +153,5 @@ def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | No
     return store.add_run(
         launch_command=parsed.command_line, environment={}, mpi_name=mpi_name, mpi_prefix=None,
         requested_processes=parsed.max_processes, suite=f"imported:{parsed.fmt}", source_sha256=sha256,
-        records=itertools.chain([import_event(parsed)], parsed.rows()), status=parsed.status, message=message)
+        records=itertools.chain([import_event(parsed)], parsed.rows()), status=parsed.status, message=message,
+        **parsed.run_columns)

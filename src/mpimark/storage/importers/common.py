@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from mpimark.errors import MpimarkError
-from mpimark.records.benchmarks import BenchmarkClass, lookup
+from mpimark.records.benchmarks import BenchmarkClass, Catalog, core_catalog, lookup
+from mpimark.storage.store import fits_integer, MAX_INTEGER
 
 # Bytes per element of the MPI datatypes the suites name; count = bytes / size.
 DATATYPE_BYTES = {
@@ -51,6 +53,9 @@ class Parsed:
     notes: list[str] = field(default_factory=list)  # assumptions the importer had to make
     incomplete: str | None = None  # why the file holds less than a whole run (stored as incomplete), or None
     warnings: list[str] = field(default_factory=list)  # what the user should hear at once (also in notes)
+    # Columns of the stored run the file states (Store.add_run): started_utc, mpi_library_version,
+    # mpi_standard_version; without them the run starts at the import and its library is unknown.
+    run_columns: dict = field(default_factory=dict)
 
     @property
     def results(self) -> list[dict]:
@@ -62,10 +67,54 @@ class Parsed:
         return "incomplete" if self.incomplete else "complete"
 
 
-def number(text: str, path: Path, line: int, column: str, *, integer: bool = False) -> float | int:
-    """A non-negative number of a table cell, or an error naming the cell."""
+# A benchmark name as the tools write theirs (PingPong, Reduce_scatter_block, osu_latency, b_eff_length,
+# Alltoallv): a letter, then letters, digits and _ . + -. Nothing a terminal, a spreadsheet or Markdown acts on,
+# no path separator (plots are files named after benchmarks), and short enough for a table's column.
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]{0,63}")
+
+
+def plausible_name(path: Path, line: int | None, what: str, name: object) -> str:
+    """name if it is one (NAME), else an error naming file, line and the name as repr() shows it."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise fail(path, line, f"{what} {name!r}: not a plausible name (a letter, then letters, digits and "
+                               "_ . + -, at most 64 characters)")
+    return name
+
+
+def benchmark_name(path: Path, line: int | None, name: object, suite: str | None = None,
+                   facts: Catalog | None = None) -> str:
+    """The one check of a benchmark name from outside, at import: a plausible name (NAME) that the facts know
+    (default: the core's, then the peers'; a stream's own benchmark_facts first).
+
+    A name nothing describes would be stored and then break show, report and export of every run with it."""
+    plausible_name(path, line, "benchmark name", name)
+    if (facts or core_catalog()).find(name, suite) is None:
+        where = f"suite {suite!r}" if suite else "any suite"
+        raise fail(path, line, f"unknown benchmark {name!r} in {where}: neither the core's benchmarks nor the "
+                               "file's own facts describe it ('mpimark list' shows the known ones)")
+    return name
+
+
+def asctime_start(text: str) -> str | None:
+    """The start of a run as the runs table keeps it, from the C library's asctime() text that IMB's `# Date`
+    and b_eff's `Date of measurement` lines hold ("Thu Nov 26 20:09:39 2026"); None if it is not one.
+
+    Those are the local time of the host that ran the tool and name no time zone, so none is added:
+    "2026-11-26T20:09:39", where a run mpimark launched has "...Z"."""
     try:
-        value = float(text)
+        moment = datetime.strptime(" ".join(text.split()), "%a %b %d %H:%M:%S %Y")
+    except ValueError:
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def number(text: str, path: Path, line: int, column: str, *, integer: bool = False) -> float | int:
+    """A non-negative number of a table cell, or an error naming the cell.
+
+    A whole number is read exactly (through float, 9223372036854775807 became 2^63) and must fit the
+    database's 64-bit integers (store.MAX_INTEGER)."""
+    try:
+        value = int(text) if integer and text.strip().isdigit() else float(text)
     except ValueError:
         raise fail(path, line, f"{text!r} in column {column!r} is not a number") from None
     if value != value or value in (float("inf"), float("-inf")) or value < 0:
@@ -73,6 +122,9 @@ def number(text: str, path: Path, line: int, column: str, *, integer: bool = Fal
     if integer:
         if value != int(value):
             raise fail(path, line, f"{text!r} in column {column!r} is not a whole number")
+        if not fits_integer(int(value)):
+            raise fail(path, line, f"{text!r} in column {column!r} is beyond the integers the results database "
+                                   f"stores (at most {MAX_INTEGER})")
         return int(value)
     return value
 

@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mpimark.records.benchmarks import BenchmarkClass, UnknownBenchmark
-from mpimark.storage.importers.common import datatype_for, fail, number, Parsed, result_record
+from mpimark.records.benchmarks import BenchmarkClass
+from mpimark.storage.importers.common import (asctime_start, benchmark_name, datatype_for, fail, number, Parsed,
+                                              result_record)
 
 # Benchmarks of IMB versions the core does not have, so no facts of the core
 # describe them: IMB 2019's Ireduce_scatter_block (IMB-NBC). Per name its
@@ -55,6 +56,12 @@ BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(Multi-)?(\S+)(?:\s+\(([\d x]+)\
 PROCESSES = re.compile(r"^#\s*#processes\s*=\s*(\d+)(?:\s*\(threads:\s*(\d+)\))?")
 WINDOW = re.compile(r"^#\s*window_size\s*=\s*(\d+)")
 GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups? of (\d+) process")
+# The ranks of the job that sit out a table: "# ( 2 additional processes waiting in MPI_Barrier)".
+WAITING = re.compile(r"^#\s*\(\s*(\d+)\s+additional process(?:es)? waiting")
+# Lines the MPI library or launcher printed into the log start with a rank or host in brackets (Intel MPI's
+# I_MPI_DEBUG "[0] MPI startup(): ...", Open MPI's "[host:pid] ..."); no line of IMB's starts with "[".
+# They are skipped; Intel MPI's first one names the library.
+INTEL_LIBRARY = re.compile(r"^\[\d+\]\s+MPI startup\(\):\s+(Intel\(R\) MPI Library.*?)\s*$")
 MODE = re.compile(r"^#\s*MODE:\s*(\S+)")
 VERSION = re.compile(r"(?:Benchmarks?|Suite)\s+V?(\d+)")
 NUMERIC = re.compile(r"[-+.\deE]+")
@@ -74,6 +81,7 @@ class _Table:
     processes: int | None = None
     groups: int = 1
     mode: str | None = None
+    waiting: int = 0  # ranks of the job that sat out this table in MPI_Barrier
     columns: list[str] | None = None
     datatype: str | None = None  # of its rows, once the first row is read
     extra: dict = field(default_factory=dict)  # fields every row of the table carries (grid, threads, ...)
@@ -100,6 +108,9 @@ def _header_facts(lines: Iterable[str]) -> tuple[dict, list[str], str | None]:
                 calling = 0
                 if line.strip().startswith("#"):
                     command = line.strip().lstrip("#").split()
+            continue
+        if library := INTEL_LIBRARY.match(line):
+            facts.setdefault("library", library.group(1))
             continue
         tool = TOOL.match(line)
         if tool:
@@ -164,6 +175,7 @@ class _Tally:
     tables: int = 0
     headers: int = 0  # IMB's title lines ("# Intel(R) MPI Benchmarks ..., MPI-1 part")
     closings: int = 0  # FINALIZE lines
+    library_lines: int = 0  # the MPI library's and launcher's lines ("[0] MPI startup(): ...")
 
 
 def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Parsed:
@@ -186,6 +198,9 @@ def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Parsed:
     if not tally.tables:
         raise fail(path, None, "no IMB table in the file (no '# Benchmarking' line)")
     source = {k: v for k, v in facts.items() if v}
+    if tally.library_lines:
+        notes.append(f"{tally.library_lines} line(s) of the MPI library or launcher ('[...] ...') skipped")
+    run_columns = _run_columns(facts, notes)
     warnings = []
     runs = max(tally.headers, tally.closings)
     if runs > 1:  # cat run1.txt run2.txt > all.txt
@@ -193,7 +208,19 @@ def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Parsed:
                         f"{tally.closings} '{FINALIZE}' lines), stored as one run; split the file to keep them "
                         "apart")
     return Parsed(path, "imb", lambda: _rows(path, lines(), context, _Tally()), tally.results, tally.max_processes,
-                  source, command, [*notes, *warnings], _incomplete(tally, suite), warnings)
+                  source, command, [*notes, *warnings], _incomplete(tally, suite), warnings,
+                  run_columns=run_columns)
+
+
+def _run_columns(facts: dict, notes: list[str]) -> dict:
+    """What the header says of the run as a whole: its start (the Date line), the MPI library (Intel MPI's
+    debug line) and the MPI standard the library implements (the MPI Version line)."""
+    columns = {"mpi_library_version": facts.get("library"), "mpi_standard_version": facts.get("MPI Version")}
+    if facts.get("Date"):
+        columns["started_utc"] = asctime_start(facts["Date"])
+        if columns["started_utc"] is None:
+            notes.append(f"the Date line {facts['Date']!r} is not a date: the run's start is the import time")
+    return {name: value for name, value in columns.items() if value}
 
 
 def _rows(path: Path, lines: Iterable[str], context: _Context, tally: _Tally) -> Iterator[dict]:
@@ -203,6 +230,9 @@ def _rows(path: Path, lines: Iterable[str], context: _Context, tally: _Tally) ->
         line = _unit(raw.rstrip("\r\n"))
         text = line.strip()
         if not text:
+            continue
+        if text.startswith("["):  # the library's or launcher's line (INTEL_LIBRARY)
+            tally.library_lines += 1
             continue
         comment = text.startswith("#")
         if comment and not text.startswith(("#bytes", "#repetitions")):  # not a column header
@@ -219,6 +249,8 @@ def _rows(path: Path, lines: Iterable[str], context: _Context, tally: _Tally) ->
                 table.extra["window_size"] = int(match.group(1))
             elif table is not None and (match := GROUPS.match(text)):
                 table.groups, table.processes = int(match.group(1)), int(match.group(2))
+            elif table is not None and (match := WAITING.match(text)):
+                table.waiting = number(match.group(1), path, number_, "additional processes waiting", integer=True)
             elif table is not None and (match := MODE.match(text)):
                 table.mode = match.group(1).lower()
             elif text == FINALIZE:
@@ -245,7 +277,9 @@ def _rows(path: Path, lines: Iterable[str], context: _Context, tally: _Tally) ->
         record = _row(path, number_, words, text, table, context)
         tally.results += 1
         tally.skipped += record["status"] != "ok"
-        tally.max_processes = max(tally.max_processes, record["processes"])
+        # The job's size: the table's ranks (every group's) and those that waited.
+        tally.max_processes = max(tally.max_processes,
+                                  record["processes"] * record["groups"] + record.get("waiting", 0))
         yield record
 
 
@@ -272,10 +306,8 @@ def _datatype(path: Path, line: int, table: _Table, context: _Context) -> str:
             table.extra["benchmark_class"] = cls.value
             table.datatype = context.red_type if reduces else context.data_type
         else:
-            try:
-                table.datatype = datatype_for(table.name, context.data_type, context.red_type, context.suite)
-            except UnknownBenchmark as exc:
-                raise fail(path, line, str(exc)) from None
+            table.datatype = datatype_for(benchmark_name(path, table.line, table.name, context.suite),
+                                          context.data_type, context.red_type, context.suite)
     return table.datatype
 
 
@@ -310,6 +342,10 @@ def _row(path: Path, line: int, words: list[str], text: str, table: _Table, cont
         extra["overlap_percent_max_denominator"] = extra.pop("overlap_percent")
     if table.mode:
         extra["mode"] = table.mode
+    if table.waiting and multi is None:
+        # Another measurement than the same table of a job of only its ranks (figures.mode); multi-mode rows
+        # are not marked, as selection.marked_waiting leaves a run's own multi-mode rows.
+        extra["waiting"] = table.waiting
     extra.update(table.extra)
     if context.suite == "p2p":  # IMB-P2P's t[usec] is the latency averaged over the processes, not a t_max
         values["t_avg_usec"] = values.pop("t_max_usec", None)

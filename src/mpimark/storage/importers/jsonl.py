@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mpimark.records.benchmarks import Catalog, catalog
 from mpimark.records.results import parse_record
-from mpimark.storage.importers.common import fail
+from mpimark.storage.importers.common import benchmark_name, fail, plausible_name
 from mpimark.storage.store import Store
 
 # The run record's suite -> the word mpimark stores runs under (the core's tool word).
@@ -64,6 +65,7 @@ def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Stream:
     run: dict | None = None
     kept = results = 0  # records stored, result records among them
     end: dict | None = None
+    facts: Catalog | None = None  # the names' facts, once the run record is read
     notes: list[str] = []
     for number, line in enumerate(lines(), 1):
         if not line.strip():
@@ -84,6 +86,9 @@ def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Stream:
             raise fail(path, number, "a second run record: two streams written into one file?")
         if end is not None:
             raise fail(path, number, f"a {record['type']} record after the end record")
+        if run is None:
+            facts = _facts(path, number, record)
+        _check_names(path, number, record, facts)
         run = run or record
         end = record if record["type"] == "end" else end
         results += record["type"] == "result"
@@ -101,6 +106,25 @@ def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Stream:
     return Stream(path, run, lambda: _records(lines(), kept), results, status, notes)
 
 
+def _facts(path: Path, line: int, run: dict) -> Catalog:
+    """The facts the stream's names are checked against: its run record's benchmark_facts (their names
+    plausible too: they are stored with the run), then the core's."""
+    own = run.get("benchmark_facts")
+    if own:
+        plausible_name(path, line, "suite name in benchmark_facts", own["name"])
+        for facts in own["benchmarks"]:
+            plausible_name(path, line, "benchmark name in benchmark_facts", facts["name"])
+    return catalog([run])
+
+
+def _check_names(path: Path, line: int, record: dict, facts: Catalog | None) -> None:
+    """A record's suite and benchmark names, as every importer checks them (common.benchmark_name)."""
+    if "suite" in record:
+        plausible_name(path, line, "suite name", record["suite"])
+    if "benchmark" in record:
+        benchmark_name(path, line, record["benchmark"], record.get("suite"), facts)
+
+
 def _records(lines: Iterable[str], kept: int) -> Iterator[dict]:
     """The first kept records of the lines (checked by parse(): a cut last line is not among them)."""
     records = (json.loads(line) for line in lines if line.strip())
@@ -108,10 +132,11 @@ def _records(lines: Iterable[str], kept: int) -> Iterator[dict]:
 
 
 def store(store: Store, stream: Stream, mpi_name: str | None = None, sha256: str | None = None) -> int:
-    """Store the stream as a run, in one transaction (a killed import leaves nothing behind); returns its id."""
+    """Store the stream as a run (Store.add_run: in batches, nothing kept of a failed import); returns its id."""
     run = stream.run
     message = f"imported from {stream.path}" + (f"; {'; '.join(stream.notes)}" if stream.notes else "")
     return store.add_run(launch_command=list(run.get("command_line") or []), environment={},
                          mpi_name=mpi_name, mpi_prefix=None, requested_processes=run["processes"],
+                         started_utc=run.get("start_utc"),  # when the core started, not the import
                          suite=SUITE_WORDS.get(run["suite"], run["suite"]), records=stream.rows(),
                          status=stream.status, message=message, source_sha256=sha256)

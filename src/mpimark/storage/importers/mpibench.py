@@ -7,7 +7,12 @@ lists `rank : host` first, and prints one row per collective and size:
 
 (tab-separated; older versions end at Max:). Times are microseconds per
 call with the barrier of mpiBench's loop included: its own definition, so
-the rows keep suite "mpibench". Avg/Min/Max are over all world ranks.
+the rows keep suite "mpibench". Avg/Min/Max are over all world ranks, which
+all take part at once (every group of a sub-communicator level runs), so a
+row's processes is the world's size and, as the core's own mpiBench rows
+(docs/mpibench.md), `comm` holds the communicator label and `comm_ranks` the
+Ranks: column (rank 0's communicator size). `#` lines are comments (the
+core's mpiBench prints one first; crunch_mpiBench skips them too).
 """
 
 from __future__ import annotations
@@ -16,12 +21,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from mpimark.storage.importers.common import datatype_for, fail, number, Parsed, result_record
+from mpimark.storage.importers.common import (benchmark_name, datatype_for, fail, number, Parsed, plausible_name,
+                                              result_record)
 
 START = re.compile(r"^START mpiBench\s*(\S*)")
 HOST = re.compile(r"^(\d+)\s*:\s*(\S+)$")
 BUFFERS = re.compile(r"^Message buffers \(KB\):")
 ROW = re.compile(r"^\S+\s+Bytes:")
+# A row of MPI_COMM_WORLD says the world's size, where no rank list does.
+WORLD_RANKS = re.compile(r"Comm:\s*MPI_COMM_WORLD\s+Ranks:\s*(\d+)")
 REQUIRED = ("Bytes", "Iters", "Avg", "Min", "Max")
 
 
@@ -52,6 +60,7 @@ def parse(path: Path, lines: Callable[[], Iterable[str]], processes: int | None 
     hosts: dict[int, str] = {}
     source: dict[str, str] = {}
     starts = 0
+    world_ranks = 0
     for raw in lines():
         text = raw.strip()
         if match := START.match(text):
@@ -59,7 +68,9 @@ def parse(path: Path, lines: Callable[[], Iterable[str]], processes: int | None 
             starts += 1
         elif match := HOST.match(text):
             hosts[int(match.group(1))] = match.group(2)
-    world = len(hosts) or processes
+        elif match := WORLD_RANKS.search(text):
+            world_ranks = max(world_ranks, int(match.group(1)))
+    world = len(hosts) or processes or world_ranks or None
     count = max_processes = 0
     for record in _rows(path, lines(), world):
         count += 1
@@ -80,7 +91,8 @@ def _rows(path: Path, lines: Iterable[str], world: int | None) -> Iterator[dict]
     """The result records of the file's lines, one at a time; ImportFormatError on a bad line."""
     for line_number, raw in enumerate(lines, start=1):
         text = raw.strip()
-        if not text or text == "END mpiBench" or BUFFERS.match(text) or START.match(text) or HOST.match(text):
+        if (not text or text.startswith("#") or text == "END mpiBench" or BUFFERS.match(text) or START.match(text)
+                or HOST.match(text)):
             continue
         if ROW.match(text):
             words = text.split()
@@ -91,23 +103,24 @@ def _rows(path: Path, lines: Iterable[str], world: int | None) -> Iterator[dict]
 
 
 def _record(path: Path, line: int, op: str, fields: dict[str, str], world: int | None) -> dict:
-    if "Ranks" in fields:
-        ranks = number(fields["Ranks"], path, line, "Ranks", integer=True)
-    elif world:
-        ranks = world
-    else:
+    ranks = number(fields["Ranks"], path, line, "Ranks", integer=True) if "Ranks" in fields else None
+    if ranks is None and not world:
         raise fail(path, line, "the row has no Ranks: field and the file no rank list; give the count with --np N")
-    if ranks < 1:
+    if ranks is not None and ranks < 1:
         raise fail(path, line, "Ranks: must be at least 1")
-    communicator = fields.get("Comm")
+    if ranks is not None and world and ranks > world:
+        raise fail(path, line, f"Ranks: {ranks} is more than the {world} ranks of the run")
+    # A label becomes part of table titles and plot names: checked as names are (common.plausible_name).
+    communicator = fields.get("Comm") and plausible_name(path, line, "communicator label", fields["Comm"])
+    # As the core's rows: comm and comm_ranks where the line names its communicator (results.communicator).
+    extra = {"comm": communicator, **({"comm_ranks": ranks} if ranks else {})} if communicator else None
     return result_record(
-        benchmark=op, suite="mpibench", processes=ranks,
+        benchmark=op, suite="mpibench", processes=world or ranks,
         size=number(fields["Bytes"], path, line, "Bytes", integer=True),
         # mpiBench reduces vectors of doubles (MPI_SUM); the rest move bytes.
-        datatype=datatype_for(op, "MPI_BYTE", "MPI_DOUBLE"),
+        datatype=datatype_for(benchmark_name(path, line, op, "mpibench"), "MPI_BYTE", "MPI_DOUBLE"),
         repetitions=number(fields["Iters"], path, line, "Iters", integer=True),
         t_avg_usec=number(fields["Avg"], path, line, "Avg"), t_min_usec=number(fields["Min"], path, line, "Min"),
         t_max_usec=number(fields["Max"], path, line, "Max"),
-        # Rows of sub-communicators are other measurements than MPI_COMM_WORLD's (figures.mode).
-        extra={"communicator": communicator} if communicator and communicator != "MPI_COMM_WORLD" else None,
+        extra=extra,
     )

@@ -1,15 +1,29 @@
-"""OSU Micro-Benchmarks output as result records (reference/peers.md §1.6).
+"""OSU Micro-Benchmarks output (C programs and OMB-Py) as result records (reference/peers.md §1.6, docs/osu.md).
 
-Each test prints `# OSU MPI <Title> Test vX.Y`, optional `# Datatype:` and
-`# [ pairs: P ] ...` lines, a `# Size  <column>  <column> ...` header whose
-column names are separated by two or more spaces, then one row per size.
-Several tests may follow one another in one file.
+Each test prints a title, `# OSU MPI Latency Test v7.4` (OMB-Py: `# OMB
+Python MPI Latency Test`, `# OMB-Py MPI Bandwidth Test`), lines that say
+how it ran (`# Datatype: MPI_INT.`, `# [ pairs: P ] [ window size: W ]`,
+the one-sided tests' `# Window creation:` and `# Synchronization:`), a
+column header (`# Size  <column>  <column> ...`, names two or more spaces
+apart; the barriers have no Size column), then one row per size; `-T all`
+repeats Datatype line, header and rows per datatype. Several tests may
+follow one another in one file, and a job's log may hold other lines
+(the launcher's messages): those are skipped and said in the run's notes.
 
-The benchmark is named after OSU's program (osu_latency, osu_bw,
-osu_allreduce, ...), not IMB's benchmark: OSU's definitions differ (a
-windowed bandwidth, one rank's latency), so compare must never pair an OSU
-row with an IMB one. OSU does not print the process count of a collective
-test: the caller passes it (--np).
+The program is known by its title, from the OSU facts (records/peers/osu.json
+through records.benchmarks): a title the facts do not have is refused,
+never guessed. Rows are named after OSU's program (osu_latency,
+osu_put_latency, ombpy_latency, ...), never IMB's benchmark: the
+definitions differ, so compare never pairs an OSU row with an IMB one,
+nor OMB-Py's (whole-loop timing) with OSU's C. Every column is kept under
+its own field (records/osu_columns.py); `Validation: Fail` counts as a
+defect, and OSU's `DATA VALIDATION ERROR` stop makes the run incomplete.
+
+osu_init's line (`nprocs: N, min: X ms, max: Y ms, avg: Z ms`) is one row
+of osu_init. osu_hello measures nothing (it is timed from outside, `time
+mpiexec osu_hello`): its test stores no row, and a file holding nothing
+else is refused with that reason. OSU does not print the process count of a
+collective test: the caller passes it (--np).
 """
 
 from __future__ import annotations
@@ -19,72 +33,45 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mpimark.records.benchmarks import BenchmarkClass
+from mpimark.records import osu_columns
+from mpimark.records.benchmarks import Benchmark, BenchmarkClass, core_catalog
 from mpimark.storage.importers.common import fail, number, Parsed, result_record, slug
 
-TITLE = re.compile(r"^#\s*OSU\s+(?:MPI\S*\s+|OpenSHMEM\s+|UPC\S*\s+)?(.*?)\s+Test(?:\s+v?(\S+))?\s*$", re.I)
+SUITES = ("osu", "omb-py")  # the facts' suites of OSU's C programs and of OMB-Py
+TITLE = re.compile(r"^#\s*((?:OSU|OMB)\b.*?\bTest)(?:\s+v(\S+))?\s*$", re.I)
+# The accelerator word OSU puts after "MPI" in a device run's title: "OSU MPI-CUDA Latency Test".
+ACCELERATOR = re.compile(r"^(OSU MPI)-(CUDA MANAGED|CUDA|OPENACC|ROCM|MANAGED)\b", re.I)
 DATATYPE = re.compile(r"^#\s*Datatype:\s*(\S+?)\.?\s*$")
-PAIRS = re.compile(r"^#\s*\[\s*pairs:\s*(\d+)\s*\]")
-# "# Size  Avg Latency(us) ..."; osu_barrier has no size column: "# Avg Latency(us)".
-HEADER = re.compile(r"^#\s*((?:Size|Avg Latency)\b.*)$")
-
-# Title (as printed, lower case) -> program, for the tests whose title is not "<Collective> Latency".
-PROGRAMS = {
-    "latency": "osu_latency", "bandwidth": "osu_bw", "bi-directional bandwidth": "osu_bibw",
-    "multiple bandwidth / message rate": "osu_mbw_mr", "multi latency": "osu_multi_lat",
-    "multi-threaded latency": "osu_latency_mt", "latency multi-threaded": "osu_latency_mt",
-    "multi-process latency": "osu_latency_mp", "broadcast latency": "osu_bcast",
-    "barrier latency": "osu_barrier", "all-to-all personalized exchange latency": "osu_alltoall",
-    "all-to-allv personalized exchange latency": "osu_alltoallv",
-    "all-to-allw personalized exchange latency": "osu_alltoallw",
-}
-# Point-to-point tests that always run on two processes.
-TWO_PROCESSES = {"osu_latency", "osu_bw", "osu_bibw", "osu_latency_mt", "osu_latency_mp"}
-# The class of OSU's point-to-point programs, recorded in the rows (figures.record_class):
-# a ping-pong latency is a single transfer, the windowed bandwidths are message-rate tests.
-# Every other program is a collective (osu_barrier: synchronisation).
-CLASSES = {
-    "osu_latency": BenchmarkClass.SINGLE, "osu_latency_mt": BenchmarkClass.SINGLE,
-    "osu_latency_mp": BenchmarkClass.SINGLE, "osu_multi_lat": BenchmarkClass.SINGLE,
-    "osu_bw": BenchmarkClass.MSGRATE, "osu_bibw": BenchmarkClass.MSGRATE, "osu_mbw_mr": BenchmarkClass.MSGRATE,
-    "osu_barrier": BenchmarkClass.SYNC, "osu_ibarrier": BenchmarkClass.SYNC,
-}
-# OSU's reductions default to MPI_FLOAT in versions that print no Datatype line (5.x).
-REDUCTIONS = {"osu_allreduce", "osu_reduce", "osu_reduce_scatter", "osu_iallreduce", "osu_ireduce",
-              "osu_ireduce_scatter"}
-
-# Column name with spaces removed -> record field. Anything else numeric is kept under slug(name).
-FIELDS = {
-    "Latency(us)": "t_avg_usec", "AvgLatency(us)": "t_avg_usec", "MinLatency(us)": "t_min_usec",
-    "MaxLatency(us)": "t_max_usec", "Iterations": "repetitions", "Bandwidth(MB/s)": "mbytes_per_sec",
-    "MB/s": "mbytes_per_sec", "Messages/s": "msgs_per_sec", "PureComm.(us)": "t_avg_usec",
-    "MinComm.(us)": "t_min_usec", "MaxComm.(us)": "t_max_usec",
-}
-TEXT_COLUMNS = {"Validation"}  # Pass / Fail
+PAIRS = re.compile(r"^#\s*\[\s*pairs:\s*(\d+)\s*\](?:\s*\[\s*window size:\s*(\d+)\s*\])?")
+SETTINGS = {label.lower(): name for label, name in osu_columns.SETTINGS.items()}  # lines of how a test ran
+SETTING = re.compile(r"^#\s*([A-Za-z ]+?):\s*(.*?)\s*$")
+INIT = re.compile(r"^nprocs:\s*(\d+),\s*min:\s*(\d+)\s*ms,\s*max:\s*(\d+)\s*ms,\s*avg:\s*(\d+)\s*ms$")
+HELLO = re.compile(r"^This is a test with (\d+) processes?$")
+VALIDATION_STOP = re.compile(r"^DATA VALIDATION ERROR:")
+ROW = re.compile(r"^\d")  # a data row starts with its size (or, without a Size column, its first figure)
 
 
-def program(title: str) -> str:
-    name = title.lower()
-    if name in PROGRAMS:
-        return PROGRAMS[name]
-    prefix = "osu_"
-    if name.startswith("non-blocking "):
-        name, prefix = name[len("non-blocking "):], "osu_i"
-    name = PROGRAMS.get(name, name).removeprefix("osu_")
-    return prefix + slug(name.removesuffix(" latency"))
+def programs() -> dict[str, Benchmark]:
+    """OSU's and OMB-Py's programs by title as printed, lower case, without `# ` and version."""
+    facts = core_catalog()
+    return {dict(b.facts)["header"].lower(): b for name in SUITES
+            for b in (facts.suite(name).benchmarks.values() if facts.suite(name) else ())}
 
 
 class _Test:
-    def __init__(self, title: str, version: str | None, line: int) -> None:
-        self.title, self.version, self.line = title, version, line
-        self.program = program(title)
+    def __init__(self, bench: Benchmark, title: str, version: str | None, accelerator: str | None,
+                 line: int) -> None:
+        self.bench, self.title, self.version, self.accelerator, self.line = bench, title, version, accelerator, line
+        self.facts = dict(bench.facts)
         self.datatype: str | None = None
         self.pairs: int | None = None
-        self.columns: list[str] | None = None
+        self.settings: dict[str, str | int] = {}
+        self.columns: list[tuple[str, osu_columns.Column | None]] | None = None  # (header, column) after the size
+        self.sized = False
 
     def processes(self, path: Path, default: int | None) -> int:
-        if self.program in TWO_PROCESSES:
-            return 2
+        if self.facts.get("fixed_processes"):
+            return self.facts["fixed_processes"]
         if self.pairs is not None:
             return 2 * self.pairs
         if default is None:
@@ -92,14 +79,27 @@ class _Test:
                                         f"'{self.title}'; give the count with --np N")
         return default
 
+    def datatype_of_rows(self) -> str:
+        if not self.sized:
+            return "none"
+        if self.datatype:
+            return self.datatype
+        # OSU 5.x prints no Datatype line and reduces MPI_FLOATs; 7.x prints one, or none where the
+        # program moves the facts' default (osu_get_acc_latency, OMB-Py).
+        return "MPI_FLOAT" if self.bench.reduction and self.bench.suite == "osu" else self.bench.datatype
+
 
 @dataclass
 class _Tally:
-    """What the rows showed, counted as they go by."""
+    """What the file showed, counted as it goes by."""
 
     results: int = 0
     max_processes: int = 0
     tests: list[_Test] = field(default_factory=list)
+    skipped: int = 0  # lines that are not OSU's output (the launcher's, a job script's)
+    first_skipped: str | None = None
+    hello: int | None = None  # the line of an osu_hello test
+    stopped: str | None = None  # OSU's DATA VALIDATION ERROR line
 
 
 def parse(path: Path, lines: Callable[[], Iterable[str]], processes: int | None = None) -> Parsed:
@@ -107,73 +107,160 @@ def parse(path: Path, lines: Callable[[], Iterable[str]], processes: int | None 
 
     lines() gives the file's lines from the start on every call (importers/imb.py does the same)."""
     tally = _Tally()
-    for _ in _rows(path, lines(), processes, tally):
+    known = programs()
+    for _ in _rows(path, lines(), processes, tally, known):
         pass
-    if not tally.tests:
-        raise fail(path, None, "no OSU test in the file (no '# OSU ... Test' line)")
+    if not tally.tests and tally.hello is None:
+        raise fail(path, None, "no OSU test in the file (no '# OSU ... Test' or '# OMB ... Test' line)")
+    if not tally.results and tally.hello is not None:
+        raise fail(path, tally.hello, "osu_hello's output holds no measurement (its time is the launcher's, "
+                                      "taken from outside: time mpiexec osu_hello); nothing to import")
     source = {"tests": "; ".join(f"{t.title} v{t.version}" if t.version else t.title for t in tally.tests)}
-    warnings = []
-    titles = [t.title for t in tally.tests]
-    repeated = sorted({t for t in titles if titles.count(t) > 1})
+    version = next((t.version for t in tally.tests if t.version), None)
+    if version:
+        source["version"] = version
+    notes = _notes(tally)
+    incomplete = f"OSU stopped: {tally.stopped}" if tally.stopped else None
+    return Parsed(path, "osu", lambda: _rows(path, lines(), processes, _Tally(), known), tally.results,
+                  tally.max_processes, source, notes=notes, incomplete=incomplete, warnings=notes)
+
+
+def _notes(tally: _Tally) -> list[str]:
+    notes = []
+    identities = [(t.title, tuple(t.settings.items())) for t in tally.tests]
+    repeated = sorted({t for t, s in identities if identities.count((t, s)) > 1})
     if repeated:  # cat run1.txt run2.txt > all.txt: one program's rows twice
-        warnings.append(f"the file looks like several runs one after another ({', '.join(repeated)} "
-                        f"{'appears' if len(repeated) == 1 else 'appear'} more than once), stored as one run; "
-                        "split the file to keep them apart")
-    return Parsed(path, "osu", lambda: _rows(path, lines(), processes, _Tally()), tally.results,
-                  tally.max_processes, source, notes=warnings, warnings=warnings)
+        notes.append(f"the file looks like several runs one after another ({', '.join(repeated)} "
+                     f"{'appears' if len(repeated) == 1 else 'appear'} more than once), stored as one run; "
+                     "split the file to keep them apart")
+    if tally.hello is not None:
+        notes.append(f"osu_hello's test (line {tally.hello}) holds no measurement: not stored")
+    if tally.skipped:
+        notes.append(f"{tally.skipped} line{'s' if tally.skipped > 1 else ''} not OSU's output skipped "
+                     f"(first: {tally.first_skipped})")
+    return notes
 
 
-def _rows(path: Path, lines: Iterable[str], processes: int | None, tally: _Tally) -> Iterator[dict]:
+def _rows(path: Path, lines: Iterable[str], processes: int | None, tally: _Tally,
+          known: dict[str, Benchmark]) -> Iterator[dict]:
     """The result records of the file's lines, one at a time, counted in tally; ImportFormatError on a bad line."""
     test: _Test | None = None
+    before: dict = {}  # the settings osu_latency_mt and osu_latency_mp print before their title
     for line_number, raw in enumerate(lines, start=1):
         text = raw.strip()
         if not text:
             continue
         if text.startswith("#"):
             if match := TITLE.match(text):
-                test = _Test(match.group(1), match.group(2), line_number)
-                tally.tests.append(test)
-            elif test is not None and (match := DATATYPE.match(text)):
-                test.datatype = match.group(1)
-            elif test is not None and (match := PAIRS.match(text)):
-                test.pairs = int(match.group(1))
-            elif match := HEADER.match(text):
-                if test is None:
-                    raise fail(path, line_number, "column header before any '# OSU ... Test' title line")
-                test.columns = re.split(r"\s{2,}", match.group(1).strip())
+                test = _title(path, line_number, match, known, tally)
+                if test is not None:
+                    test.settings, before = before, {}
+            elif test is not None:
+                _comment(text, test)
+            elif (match := SETTING.match(text)) and match.group(1).lower() in SETTINGS:
+                before[SETTINGS[match.group(1).lower()]] = _setting(match.group(2))
             continue
-        if test is None or test.columns is None:
-            raise fail(path, line_number, "data row before any '# Size ...' column header")
-        record = _row(path, line_number, text, test, processes)
+        if match := INIT.match(text):
+            if test is None or test.bench.name != "osu_init":
+                raise fail(path, line_number, "osu_init's line before its '# OSU MPI Init Test' title")
+            record = _init_row(test, match)
+        elif ROW.match(text) and (test is not None or not tally.tests):  # after a test's end: not OSU's
+            if test is None or test.columns is None:
+                raise fail(path, line_number, "data row before any '# Size ...' column header")
+            record = _row(path, line_number, text, test, processes)
+        else:
+            if HELLO.match(text) and test is None and tally.hello is not None:
+                continue  # osu_hello's line after its title
+            if VALIDATION_STOP.match(text):  # OSU exits: what follows is the launcher's, or another run's
+                tally.stopped = tally.stopped or f"{text} (line {line_number})"
+            else:
+                tally.skipped += 1
+                tally.first_skipped = tally.first_skipped or f"line {line_number}: {text[:60]!r}"
+            test = None  # the test's table ended
+            continue
         tally.results += 1
         tally.max_processes = max(tally.max_processes, record["processes"])
         yield record
 
 
+def _title(path: Path, line: int, match: re.Match, known: dict[str, Benchmark], tally: _Tally) -> _Test | None:
+    title = match.group(1)
+    accelerator = None
+    if device := ACCELERATOR.match(title):
+        accelerator = device.group(2).upper()
+        title = device.group(1) + title[device.end():]
+    if title.lower() == "osu mpi hello world test":
+        tally.hello = line
+        return None
+    bench = known.get(re.sub(r"\s+", " ", title).lower())
+    if bench is None:
+        raise fail(path, line, f"'{title}' is no OSU or OMB-Py program mpimark knows (its facts, "
+                               "records/peers/osu.json, list OSU 7.4's MPI programs)")
+    test = _Test(bench, title, match.group(2), accelerator, line)
+    tally.tests.append(test)
+    return test
+
+
+def _comment(text: str, test: _Test) -> None:
+    """A `#` line inside a test: how it ran, or its column header; anything else (OSU's formula line) is not data."""
+    if match := DATATYPE.match(text):
+        test.datatype = match.group(1)
+    elif match := PAIRS.match(text):
+        test.pairs = int(match.group(1))
+        if match.group(2):
+            test.settings["window_size"] = int(match.group(2))
+    elif (match := SETTING.match(text)) and match.group(1).lower() in SETTINGS:
+        test.settings[SETTINGS[match.group(1).lower()]] = _setting(match.group(2))
+    else:
+        names = osu_columns.split_header(text[1:])
+        if names[0] in osu_columns.SIZE_HEADERS:
+            test.sized, test.columns = True, [(n, osu_columns.column(n)) for n in names[1:]]
+        elif osu_columns.column(names[0]) is not None:
+            test.sized, test.columns = False, [(n, osu_columns.column(n)) for n in names]
+
+
+def _setting(value: str) -> str | int:
+    return int(value) if value.isdigit() else value
+
+
 def _row(path: Path, line: int, text: str, test: _Test, processes: int | None) -> dict:
     columns = test.columns or []
     words = text.split()
-    if len(words) < len(columns):  # column names may hold spaces, values never do
-        raise fail(path, line, f"truncated row: {len(words)} fields, the header has {len(columns)} "
-                               f"({', '.join(columns)})")
-    if len(words) > len(columns):
-        raise fail(path, line, f"{len(words)} fields, the header has {len(columns)} ({', '.join(columns)})")
-    sized = columns[0].startswith("Size")
-    size = number(words[0], path, line, columns[0], integer=True) if sized else 0
+    expected = len(columns) + test.sized
+    if len(words) < expected:  # column names may hold spaces, values never do
+        raise fail(path, line, f"truncated row: {len(words)} fields, the header has {expected} "
+                               f"({', '.join(_headers(test))})")
+    if len(words) > expected:
+        raise fail(path, line, f"{len(words)} fields, the header has {expected} ({', '.join(_headers(test))})")
+    size = number(words[0], path, line, "Size", integer=True) if test.sized else 0
     fields: dict = {}
-    extra: dict = {"benchmark_class": CLASSES.get(test.program, BenchmarkClass.COLLECTIVE).value}
-    for column, word in zip(columns[1:] if sized else columns, words[1:] if sized else words):
-        if column in TEXT_COLUMNS:
-            extra[slug(column)] = word
+    extra: dict = {"benchmark_class": test.bench.cls.value, **test.settings}
+    if test.accelerator:
+        extra["accelerator"] = test.accelerator
+    for (header, column), word in zip(columns, words[1:] if test.sized else words):
+        if column is not None and column.kind == "text":
+            extra[column.field] = word
             continue
-        name = FIELDS.get(column.replace(" ", ""))
-        value = number(word, path, line, column, integer=name == "repetitions")
-        if name:
-            fields[name] = value
-        else:
-            extra[slug(column)] = value
-    default_type = "MPI_FLOAT" if test.program in REDUCTIONS else "MPI_CHAR"
-    datatype = "none" if not sized else test.datatype or default_type
-    return result_record(benchmark=test.program, suite="osu", processes=test.processes(path, processes),
-                         size=size, datatype=datatype, extra=extra, **fields)
+        value = number(word, path, line, header, integer=column is not None and column.kind == "int")
+        name = column.field if column is not None else slug(header)
+        (fields if name in _RECORD_FIELDS else extra)[name] = value
+    if "validation" in extra:  # OSU checks each size and says Pass or Fail: a failed check is a defect
+        fields["defects"] = 0 if extra["validation"] == "Pass" else 1
+    return result_record(benchmark=test.bench.name, suite=test.bench.suite, processes=test.processes(path, processes),
+                         size=size, datatype=test.datatype_of_rows(), extra=extra, **fields)
+
+
+# The columns result_record takes as arguments; the others are the record's extra fields.
+_RECORD_FIELDS = {"t_min_usec", "t_max_usec", "t_avg_usec", "mbytes_per_sec", "msgs_per_sec", "repetitions"}
+
+
+def _headers(test: _Test) -> list[str]:
+    return (["Size"] if test.sized else []) + [header for header, _ in test.columns or []]
+
+
+def _init_row(test: _Test, match: re.Match) -> dict:
+    """osu_init's one line: MPI_Init's time over the ranks, whole milliseconds, as microseconds."""
+    nprocs, low, high, mean = (int(g) for g in match.groups())
+    return result_record(benchmark=test.bench.name, suite=test.bench.suite, processes=nprocs, size=0,
+                         datatype="none", t_min_usec=low * 1000.0, t_max_usec=high * 1000.0,
+                         t_avg_usec=mean * 1000.0, extra={"benchmark_class": BenchmarkClass.SYNC.value})
