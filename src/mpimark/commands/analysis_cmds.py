@@ -347,7 +347,9 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
     """Store IMB, OSU, mpiBench or b_eff output, or the core's JSON Lines stream, as runs, one run per file.
 
     Every file is read and checked first; a malformed one stops the import
-    before anything is stored. A stream of `mpimark-core ... -json FILE`
+    before anything is stored (one file of IMB text alone is checked as it
+    is stored, in one read: found malformed, nothing of it is kept). A
+    stream of `mpimark-core ... -json FILE`
     launched by hand (any launcher: srun, mpiexec) is stored with every
     record as written; one cut off is stored as an incomplete run. A file
     whose content (SHA-256) is already stored is skipped, naming its run
@@ -357,10 +359,9 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
         studies.check_name(study)
         if not (impl or mpi_name):
             raise click.UsageError("--study needs --impl or --mpi: the implementation the files belong to")
-    parsed = [parse_file(path, fmt, processes) for path in files]
-    for item in parsed:
-        for warning in getattr(item, "warnings", []):
-            note(f"warning: {item.path}: {warning}")
+    # One file of IMB text (the large logs) is checked as it is stored, in one read; several files are all
+    # checked before any is stored, so a bad one among them stores nothing of any.
+    parsed = [parse_file(path, fmt, processes, check=len(files) > 1) for path in files]
     with Store(db) as store:
         for item in parsed:
             sha256 = file_sha256(item.path)
@@ -371,6 +372,8 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
                 run_id = stored
             else:
                 run_id = store_parsed(store, item, mpi_name, sha256)
+                for warning in getattr(item, "warnings", []):  # IMB text's are known once it is read
+                    note(f"warning: {item.path}: {warning}")
                 notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
                 said = f"; {'; '.join(notes)}" if notes else ""
                 status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""

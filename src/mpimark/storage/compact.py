@@ -45,9 +45,10 @@ DISTRIBUTION_COLUMNS = (
 # Every typed column in table order, then samples_ns: what split() gives and join() reads, by position.
 COLUMNS = (*(c for c, _, _ in RESULT_COLUMNS), *(c for c, _ in DISTRIBUTION_COLUMNS), "samples_ns")
 SAMPLES = len(COLUMNS) - 1
+FIELD_COLUMNS = {field: COLUMNS.index(column) for column, field, _ in RESULT_COLUMNS}  # a record field's place
 
 _PYTHON = {"REAL": float, "INTEGER": int, "TEXT": str}  # what each SQL type gives back
-_TOP = {field: (COLUMNS.index(column), _PYTHON[kind]) for column, field, kind in RESULT_COLUMNS}
+_TOP = {field: (FIELD_COLUMNS[field], _PYTHON[kind]) for _, field, kind in RESULT_COLUMNS}
 _INNER = {field: (COLUMNS.index(field), _PYTHON[kind]) for field, kind in DISTRIBUTION_COLUMNS}
 _SHORT = 64  # strings up to this long are interned on reading: the same few names in every row
 _SHAPES: dict[tuple, str] = {}  # shape -> its JSON: the few shapes of a run are written once each

@@ -14,7 +14,9 @@ problems with the file (locked, corrupt, too new, unknown run).
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import os
 import socket
 import sqlite3
@@ -22,7 +24,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -248,6 +250,16 @@ class StoreLocked(StoreError):
 
 
 @dataclass(frozen=True)
+class ImportEnd:
+    """What a one-pass import knows of its run only once every record is read and checked (add_run's ending)."""
+
+    first: dict  # the record stored at seq 0, ahead of the others: the import's event, which counts them
+    status: str
+    message: str | None
+    requested_processes: int
+
+
+@dataclass(frozen=True)
 class JobRow:
     """A run submitted to Slurm (mpimark submit)."""
 
@@ -404,21 +416,39 @@ def _overflow(seq: int, names: Iterable[str], values: Iterable) -> StoreError:
                       f"SQLite stores (at most {MAX_INTEGER})")
 
 
-_RESULT_NAMES = ", ".join(f'"{c}"' for c in compact.COLUMNS)  # quoted: "count" and "groups" are SQL words
-_RESULT_INSERT = (f"INSERT INTO results (run_id, seq, {_RESULT_NAMES}, record, shape)"
-                  f" VALUES ({', '.join('?' * (len(compact.COLUMNS) + 4))})")
+def _names(columns: Sequence[str]) -> str:
+    return ", ".join(f'"{c}"' for c in columns)  # quoted: "count" and "groups" are SQL words
+
+
+_RESULT_NAMES = _names(compact.COLUMNS)
+
+
+@functools.lru_cache(maxsize=256)
+def _result_insert(used: tuple[int, ...]) -> str:
+    """The INSERT of result rows that fills the columns at these places of compact.COLUMNS (the others: NULL)."""
+    names = _names(["run_id", "seq", *(compact.COLUMNS[place] for place in used), "record", "shape"])
+    return f"INSERT INTO results ({names}) VALUES ({', '.join('?' * (len(used) + 4))})"
 
 
 def _insert_results(conn: sqlite3.Connection, run_id: int, rows: list[tuple[int, list, str, str]]) -> None:
-    """Result rows, each (seq, *compact.split(record)), in one statement; their shapes added where new."""
+    """Result rows, each (seq, *compact.split(record)), in one statement; their shapes added where new.
+
+    A column that no row of them fills is left out of the statement (NULL, its default): an imported text's
+    row fills about a third of the 32, and binding the others took about 40 % of a row's insert."""
     ids: dict[str, int] = {}
     for _, _, _, shape in rows:
         if shape not in ids:
             conn.execute("INSERT OR IGNORE INTO result_shapes (shape) VALUES (?)", (shape,))
             ids[shape] = conn.execute("SELECT id FROM result_shapes WHERE shape = ?", (shape,)).fetchone()[0]
+    if not rows:
+        return
+    columns = zip(*[values for _, values, _, _ in rows])  # each column's values, row by row
+    used = tuple(place for place, column in enumerate(columns) if column.count(None) != len(column))
+    # itemgetter of one place gives the value, not a tuple of it
+    pick = operator.itemgetter(*used) if len(used) > 1 else (lambda values: tuple(values[p] for p in used))
     try:
-        conn.executemany(_RESULT_INSERT,
-                         [(run_id, seq, *values, rest, ids[shape]) for seq, values, rest, shape in rows])
+        conn.executemany(_result_insert(used), [(run_id, seq, *pick(values), rest, ids[shape])
+                                                for seq, values, rest, shape in rows])
     except OverflowError:
         seq, values = next((seq, values) for seq, values, _, _ in rows
                            if any(isinstance(v, int) and not fits_integer(v) for v in values))
@@ -704,8 +734,14 @@ class Store:
                 conn.execute("UPDATE runs SET measurement = id WHERE id = ?", (run_id,))
             return run_id
 
-    def add_run(self, *, records: Iterable[dict], status: str, message: str | None, **meta) -> int:
+    def add_run(self, *, records: Iterable[dict | tuple], status: str | None = None, message: str | None = None,
+                ending: Callable[[], ImportEnd] | None = None, **meta) -> int:
         """A whole run (begin_run's meta, the records, the final status), for imports; returns its id.
+
+        A result may come as its compact.split (an importer that builds it directly: imb_rows.py). With
+        ending, the run's status, message and requested_processes, and its record at seq 0, are asked of
+        ending() once records are read to their end (which may raise: the file was found bad at its end),
+        and the records are stored from seq 1.
 
         Written in batches of a fraction of a second, each its own transaction, and the next batch
         parsed and prepared while no lock is held: another mpimark (a run ending, another import) gets
@@ -714,12 +750,12 @@ class Store:
         if even that cannot be done (or mpimark is killed), `mpimark recover` deletes it once this process
         is gone. records may be a generator: none is kept beyond its batch.
         """
-        if status not in FINAL_STATUSES:
+        if ending is None and status not in FINAL_STATUSES:
             raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {status!r}")
-        run_id = self._begin_import(meta)
+        run_id = self._begin_import({"requested_processes": 0, **meta})
         try:
             # The run is new and ours alone: its seq and record flags are counted here, not read per record.
-            seq, run_seq, end_seq = 0, None, None
+            seq, run_seq, end_seq = (0 if ending is None else 1), None, None
             for batch in self._import_batches(run_id, records):
                 with self.transaction() as conn:
                     results = []
@@ -732,7 +768,16 @@ class Store:
                             end_seq = seq if record["type"] == "end" else end_seq
                         seq += 1
                     _insert_results(conn, run_id, results)
+            end = ending() if ending is not None else None
+            if end is not None and end.status not in FINAL_STATUSES:
+                raise StoreError(f"a run ends {', '.join(FINAL_STATUSES)}, not {end.status!r}")
+            first = None if end is None else self._stored_form(run_id, end.first)
             with self.transaction() as conn:
+                if end is not None:
+                    self._add(conn, run_id, end.first, first, (0, run_seq, end_seq))
+                    status, message = end.status, end.message
+                    conn.execute("UPDATE runs SET requested_processes = ? WHERE id = ?",
+                                 (end.requested_processes, run_id))
                 conn.execute("UPDATE runs SET record_count = ?, status = ?, status_message = ?, finished_utc = ?"
                              " WHERE id = ?", (seq, status, message, _now_utc(), run_id))
         except BaseException:
@@ -756,14 +801,18 @@ class Store:
                  meta.get("mpi_library_version"), meta.get("mpi_standard_version")))
             return int(cursor.lastrowid)
 
-    def _import_batches(self, run_id: int, records: Iterable[dict]) -> Iterator[list[tuple[dict | None, object]]]:
+    def _import_batches(self, run_id: int,
+                        records: Iterable[dict | tuple]) -> Iterator[list[tuple[dict | None, object]]]:
         """The records as (record, _stored_form) in batches of IMPORT_BATCH_S of reading or IMPORT_BATCH_ROWS;
         a result's record is None (its split form is all that is written)."""
         batch: list[tuple[dict | None, object]] = []
         started = time.monotonic()
         for record in records:
-            form = self._stored_form(run_id, record)
-            batch.append((None if record["type"] == "result" else record, form))
+            if type(record) is tuple:  # a result as its compact.split already
+                batch.append((None, record))
+            else:
+                form = self._stored_form(run_id, record)
+                batch.append((None if record["type"] == "result" else record, form))
             if len(batch) >= IMPORT_BATCH_ROWS or (len(batch) % 256 == 0
                                                    and time.monotonic() - started >= IMPORT_BATCH_S):
                 yield batch

@@ -3,8 +3,10 @@ stream, as stored runs.
 
 parse_file() reads and checks a whole file and returns how to read its
 records again (Parsed.rows), or raises ImportFormatError naming file and
-line; nothing is stored until every file of an import has parsed (the CLI
-parses all, then stores all, streaming the records into the database). Each
+line. An IMB file, the one format whose logs reach hundreds of MB, may be
+parsed without that check (check=False, as `mpimark import` does): its rows
+are then checked as they are stored, in one read, and a bad line deletes
+what was stored of the file (Store.add_run). Each
 file becomes one run (suite `imported:<format>`) holding an `import` event,
 which says where the records came from and what the file's header said,
 and the result records. There is no `run` record: its fields (timer
@@ -19,7 +21,6 @@ is stored as it is, with its run record: see jsonl.py.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from mpimark.storage.importers import beff, imb, jsonl, mpibench, osu
 from mpimark.storage.importers.common import fail, ImportFormatError, Parsed
-from mpimark.storage.store import Store
+from mpimark.storage.store import ImportEnd, Store
 
 FORMATS = ("imb", "osu", "mpibench", "beff", "jsonl")
 FORMAT_NAMES = {"imb": "IMB text", "osu": "OSU Micro-Benchmarks", "mpibench": "mpiBench",
@@ -86,11 +87,13 @@ def _lines(path: Path, newline: str = "") -> Iterator[str]:
         raise fail(path, None, f"cannot read: {exc.strerror or exc}") from None
 
 
-def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None) -> Parsed | jsonl.Stream:
+def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None,
+               check: bool = True) -> Parsed | jsonl.Stream:
     """The records of one file; processes is the count for outputs that do not print it (OSU collectives).
 
     Every format is read as a stream, at least twice (checked now, its rows again when stored), so a file
-    of any size is imported in bounded memory.
+    of any size is imported in bounded memory; IMB text without check only once, when stored (store_parsed
+    checks it then, to its end).
     """
     path = Path(path)
     if fmt == "auto":
@@ -98,7 +101,9 @@ def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None
     if fmt == "jsonl":
         return jsonl.parse(path, lambda: _lines(path, newline="\n"))
     if fmt == "imb":
-        parsed = imb.parse(path, lambda: _lines(path))
+        parsed = imb.parse(path, lambda: _lines(path), check)
+        if not check:
+            return parsed
     elif fmt == "osu":
         parsed = osu.parse(path, lambda: _lines(path), processes)
     elif fmt == "mpibench":
@@ -107,9 +112,13 @@ def parse_file(path: str | Path, fmt: str = "auto", processes: int | None = None
         parsed = beff.parse(path, lambda: _lines(path))
     else:
         raise ValueError(f"unknown import format {fmt!r}")
-    if not parsed.count:
-        raise fail(path, None, f"{FORMAT_NAMES[fmt]} output without a single result row")
+    _require_rows(parsed)
     return parsed
+
+
+def _require_rows(parsed: Parsed) -> None:
+    if not parsed.count:
+        raise fail(parsed.path, None, f"{FORMAT_NAMES[parsed.fmt]} output without a single result row")
 
 
 def import_event(parsed: Parsed) -> dict:
@@ -143,15 +152,23 @@ def store_parsed(store: Store, parsed: Parsed | jsonl.Stream, mpi_name: str | No
                  sha256: str | None = None) -> int:
     """Store one parsed file as a run, in batches (Store.add_run); returns its id.
 
-    Should the database fail half way, or the import be interrupted, nothing of the file is kept; an
-    mpimark killed outright leaves a run marked as being imported, which `mpimark recover` deletes.
-    sha256 (the file's, file_sha256) is stored with the run for Store.run_of_source.
+    Should the file be found bad (a Parsed of IMB text not checked yet is checked now), the database fail
+    half way, or the import be interrupted, nothing of the file is kept; an mpimark killed outright leaves a
+    run marked as being imported, which `mpimark recover` deletes. The counts of parsed (count, notes, ...)
+    are known once it returns. sha256 (the file's, file_sha256) is stored with the run for
+    Store.run_of_source.
     """
     if isinstance(parsed, jsonl.Stream):
         return jsonl.store(store, parsed, mpi_name, sha256)
-    message = f"imported from {parsed.path}" + (f"; {parsed.incomplete}" if parsed.incomplete else "")
+
+    def ending() -> ImportEnd:  # the rows are read: their counts are known now
+        _require_rows(parsed)
+        message = f"imported from {parsed.path}" + (f"; {parsed.incomplete}" if parsed.incomplete else "")
+        return ImportEnd(first=import_event(parsed), status=parsed.status, message=message,
+                         requested_processes=parsed.max_processes)
+
     return store.add_run(
         launch_command=parsed.command_line, environment={}, mpi_name=mpi_name, mpi_prefix=None,
-        requested_processes=parsed.max_processes, suite=f"imported:{parsed.fmt}", source_sha256=sha256,
-        records=itertools.chain([import_event(parsed)], parsed.rows()), status=parsed.status, message=message,
-        **parsed.run_columns)
+        requested_processes=parsed.max_processes,  # 0 until a file read as it is stored is read (ending)
+        suite=f"imported:{parsed.fmt}", source_sha256=sha256, records=(parsed.stored or parsed.rows)(),
+        ending=ending, **parsed.run_columns)

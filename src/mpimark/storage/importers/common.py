@@ -37,10 +37,13 @@ def fail(path: Path, line: int | None, reason: str) -> ImportFormatError:
 
 @dataclass
 class Parsed:
-    """One imported file, read and checked: how to read its result records again, and what its header said.
+    """One imported file: how to read its result records again, and what its header said.
 
     The records are not kept: rows() reads them from the file again, one at a
-    time, so a file of any size is stored with bounded memory.
+    time, so a file of any size is stored with bounded memory. The file is read
+    and checked already, and the counts below known, except for an IMB file
+    parsed without check (imb.parse): there a read of its rows to their end
+    checks them and sets the counts.
     """
 
     path: Path
@@ -56,6 +59,8 @@ class Parsed:
     # Columns of the stored run the file states (Store.add_run): started_utc, mpi_library_version,
     # mpi_standard_version; without them the run starts at the import and its library is unknown.
     run_columns: dict = field(default_factory=dict)
+    # The rows as the store takes them, where the importer gives some as their compact split (imb.py); else rows.
+    stored: Callable[[], Iterator[dict | tuple]] | None = None
 
     @property
     def results(self) -> list[dict]:

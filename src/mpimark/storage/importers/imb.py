@@ -10,14 +10,17 @@ could not measure say so in words (time-out, out-of-mem, int-overflow).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mpimark.records.benchmarks import BenchmarkClass
-from mpimark.storage.importers.common import (asctime_start, benchmark_name, datatype_for, fail, number, Parsed,
-                                              result_record)
+from mpimark.storage import compact
+from mpimark.storage.importers import imb_rows
+from mpimark.storage.importers.common import (asctime_start, benchmark_name, DATATYPE_BYTES, datatype_for, fail,
+                                              number, Parsed, result_record)
 
 # Benchmarks of IMB versions the core does not have, so no facts of the core
 # describe them: IMB 2019's Ireduce_scatter_block (IMB-NBC). Per name its
@@ -178,13 +181,17 @@ class _Tally:
     library_lines: int = 0  # the MPI library's and launcher's lines ("[0] MPI startup(): ...")
 
 
-def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Parsed:
-    """Read and check the whole file once, keeping only counts; the Parsed reads the rows again when stored.
+def parse(path: Path, lines: Callable[[], Iterable[str]], check: bool = True) -> Parsed:
+    """The header read, and with check every row read and checked once, keeping only counts; the Parsed reads
+    the rows (again) when stored.
 
-    lines() gives the file's lines from the start on every call.
+    lines() gives the file's lines from the start on every call. Each read of the rows to their end (rows(),
+    or stored(), which gives a plain row's compact split, imb_rows) sets the counts (count, max_processes,
+    incomplete, notes, warnings) and raises ImportFormatError at the first bad line: without check, the
+    import stores and checks the rows in one read (`mpimark import`; a file found bad stores nothing).
     """
     facts, command, part = _header_facts(lines())
-    notes: list[str] = []
+    notes: list[str] = []  # what the header made the importer assume; then the rows' (_counted)
     suite = _suite(part)
     data_type = (facts.get("MPI_Datatype") or "MPI_BYTE").split()[0]
     red_type = (facts.get("MPI_Datatype for reductions") or "MPI_FLOAT").split()[0]
@@ -192,24 +199,38 @@ def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Parsed:
         data_type = red_type = "MPI_CHAR" if _option(command, "-datatype") == "char" else "MPI_INT"
     context = _Context(suite=suite, mega=_mega_factor(facts, notes), multi_run=_multi_run(command),
                        data_type=data_type, red_type=red_type)
-    tally = _Tally()
-    for _ in _rows(path, lines(), context, tally):
-        pass
+    date_notes: list[str] = []
+    parsed = Parsed(path, "imb", lambda: _rows(path, lines(), context, finish), 0, 0,
+                    {k: v for k, v in facts.items() if v}, command, run_columns=_run_columns(facts, date_notes),
+                    stored=lambda: _rows(path, lines(), context, finish, split=True))
+
+    def finish(tally: _Tally) -> None:
+        _counted(parsed, tally, [*notes, *_library_note(tally), *date_notes], suite)
+
+    if check:
+        for _ in parsed.stored():
+            pass
+    return parsed
+
+
+def _library_note(tally: _Tally) -> list[str]:
+    return [f"{tally.library_lines} line(s) of the MPI library or launcher ('[...] ...') skipped"] \
+        if tally.library_lines else []
+
+
+def _counted(parsed: Parsed, tally: _Tally, notes: list[str], suite: str) -> None:
+    """What a read of every row tells, set on parsed; ImportFormatError for a file of no table."""
     if not tally.tables:
-        raise fail(path, None, "no IMB table in the file (no '# Benchmarking' line)")
-    source = {k: v for k, v in facts.items() if v}
-    if tally.library_lines:
-        notes.append(f"{tally.library_lines} line(s) of the MPI library or launcher ('[...] ...') skipped")
-    run_columns = _run_columns(facts, notes)
+        raise fail(parsed.path, None, "no IMB table in the file (no '# Benchmarking' line)")
     warnings = []
     runs = max(tally.headers, tally.closings)
     if runs > 1:  # cat run1.txt run2.txt > all.txt
         warnings.append(f"the file looks like {runs} runs one after another ({tally.headers} IMB headers, "
                         f"{tally.closings} '{FINALIZE}' lines), stored as one run; split the file to keep them "
                         "apart")
-    return Parsed(path, "imb", lambda: _rows(path, lines(), context, _Tally()), tally.results, tally.max_processes,
-                  source, command, [*notes, *warnings], _incomplete(tally, suite), warnings,
-                  run_columns=run_columns)
+    parsed.count, parsed.max_processes = tally.results, tally.max_processes
+    parsed.notes, parsed.warnings = [*notes, *warnings], warnings
+    parsed.incomplete = _incomplete(tally, suite)
 
 
 def _run_columns(facts: dict, notes: list[str]) -> dict:
@@ -223,64 +244,129 @@ def _run_columns(facts: dict, notes: list[str]) -> dict:
     return {name: value for name, value in columns.items() if value}
 
 
-def _rows(path: Path, lines: Iterable[str], context: _Context, tally: _Tally) -> Iterator[dict]:
-    """The result records of the file's lines, one at a time, counted in tally; ImportFormatError on a bad line."""
+def _rows(path: Path, lines: Iterable[str], context: _Context, finish: Callable[[_Tally], None], *,
+          split: bool = False) -> Iterator[dict | imb_rows.Split]:
+    """The result records of the file's lines, one at a time; ImportFormatError on a bad line. At the end,
+    finish(the counts).
+
+    split: a table's plain rows after its first come as their compact split (imb_rows), for the store."""
+    tally = _Tally()
     table: _Table | None = None
+    read_plain = None  # the current table's imb_rows reader, while nothing but its rows came
+    signature = None  # the current table's _signature, until a '#' line may change the table
+    # imb_rows readers (None: none could be made) by _signature and whether of measured rows: a log holds the
+    # same few tables again and again, and a table of two rows would cost more to make its reader for than its rows.
+    readers: dict[tuple[tuple, bool], Callable[[str], imb_rows.Split | None] | None] = {}
     for number_, raw in enumerate(lines, start=1):
-        line = _unit(raw.rstrip("\r\n"))
-        text = line.strip()
-        if not text:
+        if read_plain is not None:
+            if (columns := read_plain(raw)) is not None:
+                tally.results += 1
+                yield columns
+                continue
+        read_plain = None  # a table's rows end at any other line
+        text = raw.strip()
+        if not text or text.startswith("#-"):  # IMB's rules "#---"
             continue
-        if text.startswith("["):  # the library's or launcher's line (INTEL_LIBRARY)
+        if "\u03bc" in text or "\u00b5" in text:
+            text = _unit(text)
+        if text[0] == "[":  # the library's or launcher's line (INTEL_LIBRARY)
             tally.library_lines += 1
             continue
-        comment = text.startswith("#")
+        comment = text[0] == "#"
+        if comment:
+            signature = None
         if comment and not text.startswith(("#bytes", "#repetitions")):  # not a column header
-            if match := BENCHMARKING.match(text):
-                table = _Table(match.group(2), bool(match.group(1)), number_)
-                if match.group(3):
-                    table.extra["grid"] = match.group(3)
+            key = text[1:].lstrip()[:1]  # what follows '#' (as \s* skips it): each pattern below needs its own
+            if key == "B" and (match := _groups(BENCHMARKING, text)):
+                table = _Table(match[1], bool(match[0]), number_)
+                if match[2]:
+                    table.extra["grid"] = match[2]
                 tally.tables += 1
-            elif table is not None and (match := PROCESSES.match(text)):
-                table.processes = int(match.group(1))
-                if match.group(2):
-                    table.extra["threads"] = int(match.group(2))
-            elif table is not None and (match := WINDOW.match(text)):
-                table.extra["window_size"] = int(match.group(1))
-            elif table is not None and (match := GROUPS.match(text)):
-                table.groups, table.processes = int(match.group(1)), int(match.group(2))
-            elif table is not None and (match := WAITING.match(text)):
-                table.waiting = number(match.group(1), path, number_, "additional processes waiting", integer=True)
-            elif table is not None and (match := MODE.match(text)):
-                table.mode = match.group(1).lower()
+            elif table is not None and key == "#" and (match := _groups(PROCESSES, text)):
+                table.processes = int(match[0])
+                if match[1]:
+                    table.extra["threads"] = int(match[1])
+            elif table is not None and key == "w" and (match := _groups(WINDOW, text)):
+                table.extra["window_size"] = int(match[0])
+            elif table is not None and key == "(" and (match := _groups(GROUPS, text)):
+                table.groups, table.processes = int(match[0]), int(match[1])
+            elif table is not None and key == "(" and (match := _groups(WAITING, text)):
+                table.waiting = number(match[0], path, number_, "additional processes waiting", integer=True)
+            elif table is not None and key == "M" and (match := _groups(MODE, text)):
+                table.mode = match[0].lower()
             elif text == FINALIZE:
                 tally.closings += 1
-            elif TOOL.match(line):
-                tally.headers += 1
+            elif raw[0] == "#" and ("MPI Benchmark" in text or "mpimark-core" in text) and TOOL.match(text):
+                tally.headers += 1  # the title, at the line's start
             continue  # every other '#' line is a comment
         words = text.split()
-        if comment and not all(w in COLUMNS for w in words):
+        header = all(map(COLUMNS.__contains__, words))
+        if comment and not header:
             continue
-        if all(w in COLUMNS for w in words):  # a column header ("#bytes ...", "Group #bytes ...")
+        if header:  # a column header ("#bytes ...", "Group #bytes ...")
             if table is None:
                 raise fail(path, number_, "column header before any '# Benchmarking' line")
             if table.processes is None:
                 raise fail(path, number_, f"table {table.name!r} (line {table.line}) has no "
                                           "'# #processes = N' or '( G groups of N processes )' line")
-            table.columns = words
+            table.columns, signature = words, None
             continue
         if table is None:
             raise fail(path, number_, "data row before any '# Benchmarking' table header")
         if table.columns is None:
             raise fail(path, number_, f"data row before the column header of table {table.name!r} "
                                       f"(line {table.line}): missing '#bytes #repetitions ...' line")
+        if signature is None:
+            signature = _signature(table) if split else ()
+        if (reader := readers.get((signature, True))) is not None and (columns := reader(raw)) is not None:
+            read_plain = reader
+            tally.results += 1
+            yield columns
+            continue
+        if (reader := readers.get((signature, False))) is not None and (columns := reader(raw)) is not None:
+            tally.results += 1
+            tally.skipped += 1
+            yield columns
+            continue
         record = _row(path, number_, words, text, table, context)
         tally.results += 1
         tally.skipped += record["status"] != "ok"
         # The job's size: the table's ranks (every group's) and those that waited.
         tally.max_processes = max(tally.max_processes,
                                   record["processes"] * record["groups"] + record.get("waiting", 0))
+        if split:
+            measured = record["status"] == "ok"
+            if (signature, measured) not in readers:
+                if len(readers) >= 10000:  # ever new tables: memory stays bounded
+                    readers.clear()
+                readers[signature, measured] = (imb_rows.row_reader if measured else imb_rows.failure_reader)(
+                    table.columns, COLUMNS, compact.split(record), raw, p2p=context.suite == "p2p",
+                    mega=context.mega, element_bytes=DATATYPE_BYTES.get(record["datatype"], 1))
+            if measured:
+                read_plain = readers[signature, measured]
         yield record
+    finish(tally)
+
+
+def _groups(pattern: re.Pattern, text: str) -> tuple | None:
+    """pattern.match(text)'s groups, or None: a log repeats its tables' lines, each is matched once (a long
+    line, which no table's header has, each time: the cache holds short lines only)."""
+    return _short_line_groups(pattern, text) if len(text) <= 200 else _match_groups(pattern, text)
+
+
+def _match_groups(pattern: re.Pattern, text: str) -> tuple | None:
+    match = pattern.match(text)
+    return match.groups() if match else None
+
+
+_short_line_groups = functools.lru_cache(maxsize=1024)(_match_groups)
+
+
+def _signature(table: _Table) -> tuple:
+    """What _row takes of a table (with the file's _Context): tables alike give their rows' records alike but
+    for the numbers. Taken before the table's first row, as _datatype adds to extra then."""
+    return (table.name, table.multi_prefix, table.processes, table.groups, table.mode, table.waiting,
+            tuple(table.columns or ()), tuple(table.extra.items()))
 
 
 def _option(command: list[str], name: str) -> str | None:
