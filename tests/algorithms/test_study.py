@@ -14,7 +14,9 @@ from mpimark.storage import studies
 from mpimark.storage.store import Store
 from tests.algorithms.conftest import mpimark, ok
 
-TINY = ("-msglog", "0:6", "-time", "0.2", "-iter", "100", "-check")
+# IMB's time limit well above what 100 iterations take: MPICH busy-polls, and with another test beside it on
+# 2 cores an Allreduce took 8 ms (a 0.2 s limit cut the run after 4 bytes, and the study failed).
+TINY = ("-msglog", "0:6", "-time", "30", "-iter", "100", "-check")
 ARMS = {"openmpi": ("Allreduce:3,4", 3, "coll_tuned_allreduce_algorithm"),
         "mpich": ("Allreduce:recursive_doubling,nb", 3, "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM")}
 
@@ -92,7 +94,7 @@ def test_an_algorithm_mpich_refuses_for_the_call_is_not_applicable_not_a_failure
     db = str(tmp_path / "r.db")
     result = ok(mpimark("algorithms", "study", "mpi1", "Alltoall", "--mpi", "mpich", "-n", "2", "--launches", "2",
                         "--algorithms", "Alltoall:pairwise,pairwise_sendrecv_replace", "--study", "a", "--db", db,
-                        "-msglog", "0:3", "-time", "0.2"))
+                        "-msglog", "0:3", "-time", "30", "-iter", "50"))  # a limit load cannot reach (TINY)
     why = "User set collective algorithm is not usable for the provided arguments"
     assert f"Alltoall:pairwise_sendrecv_replace: not applicable to this call at np 2 (not launched): " \
            f"Fatal error in internal_Alltoall: {why}" in " ".join(result.stdout.split())
