@@ -44,8 +44,9 @@ def test_an_imb_row_beyond_sqlite_names_its_cell(db):
     assert "imb_bytes_beyond.txt:47: '9223372036854775808' in column '#bytes' is beyond the integers" in line
 
 
-def test_a_stream_record_beyond_sqlite_names_its_field(db):
-    line = assert_one_error_line(invoke("import", str(HOSTILE / "stream_bytes_beyond.jsonl"), "--db", str(db)))
-    assert f"its bytes {HUGE} is beyond the integers SQLite stores" in line
+def test_a_stream_record_beyond_sqlite_names_file_line_and_field(db):
+    path = HOSTILE / "stream_bytes_beyond.jsonl"
+    line = assert_one_error_line(invoke("import", str(path), "--db", str(db)))
+    assert f"{path}:5: its bytes {HUGE} is beyond the integers the results database stores" in line
     with Store(db) as store:
         assert [row.id for row in store.runs()] == [1]  # nothing of the refused file was stored

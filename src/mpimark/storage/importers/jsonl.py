@@ -24,7 +24,7 @@ from pathlib import Path
 from mpimark.records.benchmarks import Catalog, catalog
 from mpimark.records.results import parse_record
 from mpimark.storage.importers.common import benchmark_name, fail, plausible_name
-from mpimark.storage.store import Store
+from mpimark.storage.store import fits_integer, MAX_INTEGER, Store
 
 # The run record's suite -> the word mpimark stores runs under (the core's tool word).
 SUITE_WORDS = {"b_eff": "beff"}
@@ -89,6 +89,7 @@ def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Stream:
         if run is None:
             facts = _facts(path, number, record)
         _check_names(path, number, record, facts)
+        _check_integers(path, number, record)
         run = run or record
         end = record if record["type"] == "end" else end
         results += record["type"] == "result"
@@ -104,6 +105,15 @@ def parse(path: Path, lines: Callable[[], Iterable[str]]) -> Stream:
     else:
         status = "complete"
     return Stream(path, run, lambda: _records(lines(), kept), results, status, notes)
+
+
+def _check_integers(path: Path, line: int, record: dict) -> None:
+    """Every integer the database keeps in a column (a record's, its distribution's) within SQLite's 64 bits:
+    the schema sets no upper bound, and a size of 10^23 bytes would fail only when stored, away from its line."""
+    for name, value in itertools.chain(record.items(), (record.get("distribution") or {}).items()):
+        if type(value) is int and not fits_integer(value):
+            raise fail(path, line, f"its {name} {value} is beyond the integers the results database stores "
+                                   f"(at most {MAX_INTEGER})")
 
 
 def _facts(path: Path, line: int, run: dict) -> Catalog:
