@@ -82,3 +82,26 @@ def test_a_live_or_foreign_owner_is_left_alone(tmp_path):
     with Store(db) as store:
         assert [row.status for row in store.runs()] == ["running", "running"]
     assert (tmp_path / "a.jsonl").exists()  # a file the user named (--json) is never removed
+
+
+def test_run_and_runs_leave_recovery_for_later_while_another_process_writes(tmp_path, capsys):
+    """`runs` and `run` recover on the way; a long import holding the lock must not make them fail."""
+    import sqlite3
+
+    from mpimark.commands import recording
+
+    db = tmp_path / "results.db"
+    run_id = _orphan(db, tmp_path / "a.jsonl", 1, _dead_owner())
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another mpimark, writing
+    try:
+        with Store(db, timeout_s=0.1) as store:
+            recording.recover_on_the_way(store)
+            assert store.run(run_id).status == "running"  # left as it was, for later
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert "not recovered now: another process writes" in capsys.readouterr().err
+    with Store(db) as store:
+        recording.recover_on_the_way(store)  # the lock is free: recovered now
+        assert store.run(run_id).status == "incomplete"

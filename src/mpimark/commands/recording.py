@@ -27,7 +27,7 @@ from mpimark.execution import machine
 from mpimark.execution.placement import Placement
 from mpimark.storage import locking, studies
 from mpimark.records.results import MACHINE_EVENT, parse_record
-from mpimark.storage.store import being_imported, owner_alive, Store
+from mpimark.storage.store import being_imported, owner_alive, Store, StoreLocked
 
 
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
@@ -137,6 +137,17 @@ def _stream_records(path: Path) -> list[dict]:
         except ValueError:
             continue
     return records
+
+
+def recover_on_the_way(store: Store) -> None:
+    """recover(), as `run` and `runs` do it before their own work, with news of each run recovered: where
+    another process holds the write lock (a long import), left for later with a note instead of failing
+    the command, which did not ask for it (`mpimark recover` waits for nothing either: it says locked)."""
+    try:
+        recover(store, on_recovered=lambda run_id, why: note(f"run {run_id}: {why}"))
+    except StoreLocked:
+        note(f"runs whose mpimark died are not recovered now: another process writes {store.path}; "
+             "'mpimark recover' stores them later")
 
 
 def recover(store: Store, on_recovered: Callable[[int, str], None] = lambda run_id, message: None) -> list[int]:

@@ -47,7 +47,7 @@ def runs(db: str | None) -> None:
         for done in ([] if store.readonly else jobs.refresh(store, news=note)):
             note(jobs.describe(done))
         if not store.readonly:  # runs whose mpimark died: what their streams hold stored, marked incomplete
-            recording.recover(store, on_recovered=lambda run_id, why: note(f"run {run_id}: {why}"))
+            recording.recover_on_the_way(store)
         rows = store.runs()
         slurm_jobs = {job.run_id: job for job in store.jobs()}
     if not rows:

@@ -69,7 +69,7 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
             note(f"launch {index + 1}/{launches}: {suite} on {processes} processes under {impl.name}")
 
     with Store(db) as store:
-        recording.recover(store, on_recovered=lambda run_id, why: note(f"run {run_id}: {why}"))
+        recording.recover_on_the_way(store)
         for _, run_id, outcome in recording.run_launches(ctx, store, launches, impl, processes, core, suite, core_args,
                                                          json_file, before=begins, timeout=timeout, quiet=quiet,
                                                          placement=where, srun=srun):
