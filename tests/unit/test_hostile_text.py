@@ -146,6 +146,17 @@ def test_no_raw_control_character_reaches_the_terminal(db, args):
         assert "\\x1b]0;owned\\x07" in result.stdout  # shown, as an escape
 
 
+@pytest.mark.parametrize("args", [["show", "3"], ["export", "3", "--format", "imb"]])
+def test_a_stored_name_no_facts_describe_names_the_run_and_what_still_writes_it(db, args):
+    result = invoke(*args, "--db", str(db))
+    assert result.exit_code == 1
+    line = assert_one_error_line(result)
+    assert line.startswith("mpimark: error: run 3 holds the benchmark 'PingPong\\n# heading', which neither")
+    assert line.endswith("'mpimark export 3 --format json' (or csv) still writes every record")
+    assert invoke("export", "3", "--format", "json", "--db", str(db)).exit_code == 0
+    assert invoke("export", "3", "--format", "markdown", "--db", str(db)).exit_code == 0  # needs no facts
+
+
 def _csv_rows(text: str, firsts: set[str] | None = None) -> list[list[str]]:
     """The rows, checked: no cell a formula; firsts, the first cells a row may have (a split row starts with a
     piece of a cell); without it, every row as long as the header."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from contextlib import contextmanager
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
@@ -18,7 +19,9 @@ from mpimark.presentation.cells import text as cell_text
 from mpimark.presentation.export import (csv_chunks, describe, export, export_chunks, FORMATS as EXPORT_FORMATS,
                                          markdown_export_chunks, streams)
 from mpimark.presentation.summary import describe_run, EXPORTS, rich_parts, to_rich
+from mpimark.errors import MpimarkError
 from mpimark.records import machine
+from mpimark.records.benchmarks import UnknownBenchmark
 from mpimark.records.mpi_library import label as library_label
 from mpimark.records.results import group_results, read_records, ResultsError
 from mpimark.storage.selection import load
@@ -147,13 +150,30 @@ def show(run_ids: tuple[int, ...], stats: bool, db: str | None) -> None:
         for index, (row, run, tool) in enumerate(zip(rows, runs, tool_of)):
             if index:
                 click.echo()
-            if tool is not None:
-                records = store.records(row.id)
-                _show_one(row, run, records, records, stats, tool)
-            elif stats:  # a table at a time: a run of any size in memory bounded by its largest table
-                _show_one(row, run, store.iter_tables(row.id), _context(store, row.id), stats, tool)
-            else:  # IMB's tables, as the records are read: a run of any size in bounded memory
-                _show_one(row, run, store.iter_records(row.id), _context(store, row.id), stats, tool)
+            with _described(row.id):
+                _show_stored(store, row, run, stats, tool)
+
+
+def _show_stored(store: Store, row: RunRow, run: dict | None, stats: bool, tool) -> None:
+    if tool is not None:
+        records = store.records(row.id)
+        _show_one(row, run, records, records, stats, tool)
+    elif stats:  # a table at a time: a run of any size in memory bounded by its largest table
+        _show_one(row, run, store.iter_tables(row.id), _context(store, row.id), stats, tool)
+    else:  # IMB's tables, as the records are read: a run of any size in bounded memory
+        _show_one(row, run, store.iter_records(row.id), _context(store, row.id), stats, tool)
+
+
+@contextmanager
+def _described(run_id: int) -> Iterator[None]:
+    """A run holding a benchmark that no facts describe (stored before imports checked names, or by a newer
+    core) says which run it is and what still writes it, rather than only the name."""
+    try:
+        yield
+    except UnknownBenchmark as exc:
+        raise MpimarkError(f"run {run_id} holds the benchmark {exc.name!r}, which neither its own records nor the "
+                           f"core's facts describe, so its tables cannot be laid out; 'mpimark export {run_id} "
+                           "--format json' (or csv) still writes every record") from None
 
 
 def _context(store: Store, run_id: int) -> list[dict]:
@@ -234,17 +254,18 @@ def export_command(selector: str, fmt: str, per_sample: bool, output: str | None
                 raise click.UsageError(f"run {row.id} is OSU Micro-Benchmarks output, which IMB's text cannot hold; "
                                        f"export it as json, csv or markdown ('mpimark show {row.id}' prints it "
                                        "in OSU's own layout)")
-            # Written as the records are read: a run of any size in bounded memory.
-            if streams(row, run, fmt):
-                _write_out(export_chunks(run, store.iter_records(row.id), fmt), output)
-                return
-            if fmt == "csv":
-                _write_out(csv_chunks(row.id, lambda: store.iter_results(row.id)), output)
-                return
-            if fmt == "markdown":  # a table at a time
-                _write_out(markdown_export_chunks(row, run, store.iter_tables(row.id)), output)
-                return
-            text = export(row, store.records(row.id), fmt)
+            with _described(row.id):  # the imb and markdown layouts need the benchmarks' facts
+                # Written as the records are read: a run of any size in bounded memory.
+                if streams(row, run, fmt):
+                    _write_out(export_chunks(run, store.iter_records(row.id), fmt), output)
+                    return
+                if fmt == "csv":
+                    _write_out(csv_chunks(row.id, lambda: store.iter_results(row.id)), output)
+                    return
+                if fmt == "markdown":  # a table at a time
+                    _write_out(markdown_export_chunks(row, run, store.iter_tables(row.id)), output)
+                    return
+                text = export(row, store.records(row.id), fmt)
     else:
         if fmt not in ("csv", "json"):
             raise click.UsageError(f"a study exports as csv or json, not {fmt}")

@@ -36,6 +36,10 @@ from mpimark.errors import MpimarkError
 class UnknownBenchmark(MpimarkError):
     """A benchmark name the facts do not have."""
 
+    def __init__(self, message: str, name: str | None = None) -> None:
+        super().__init__(message)
+        self.name = name
+
 
 class BenchmarkClass(Enum):
     SINGLE = "single transfer"  # two active processes: the PingPong family
@@ -142,7 +146,7 @@ class Catalog:
             where = f"suite {suite}" if known else "any suite of the core"
             listing = f"mpimark list {suite}" if known else "mpimark list"
             raise UnknownBenchmark(f"unknown benchmark {name!r} in {where}: mpimark knows the core's benchmarks "
-                                   f"only ('{listing}' shows them)")
+                                   f"only ('{listing}' shows them)", name)
         return found
 
     def title(self, suite: str) -> str:
