@@ -80,7 +80,7 @@ class Outcome:
     core_exit: int | None = None
 
 
-# The core's exit statuses that say what went wrong (README, "Exit status").
+# The core's exit statuses that say what went wrong (docs/core.md, "Exit status").
 CORE_EXITS = {2: "bad input", 3: "out of memory", 4: "-check found wrong data"}
 
 
