@@ -33,7 +33,7 @@ from pathlib import Path
 from mpimark.execution import launch, slurm
 from mpimark.execution.mpi import MpiImpl
 from mpimark.execution.placement import Placement
-from mpimark.paths import cache_dir
+from mpimark.paths import cache_dir, read_cached_json, write_cached
 
 # What the libraries say when a forced algorithm cannot serve the call's arguments (MPICH's **collalgo).
 NOT_USABLE = ("User set collective algorithm is not usable for the provided arguments",)
@@ -118,12 +118,8 @@ class _Cache:
 
     def __init__(self, path: Path) -> None:
         self.path, self.changed = path, False
-        try:
-            self.answers = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            self.answers = {}
-        if not isinstance(self.answers, dict):
-            self.answers = {}
+        answers = read_cached_json(path)
+        self.answers = answers if isinstance(answers, dict) else {}
 
     def get(self, key: str) -> dict | None:
         found = self.answers.get(key)
@@ -133,12 +129,5 @@ class _Cache:
         self.answers[key], self.changed = answer, True
 
     def save(self) -> None:
-        if not self.changed:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            scratch = self.path.with_name(f"{self.path.name}.{os.getpid()}")
-            scratch.write_text(json.dumps(self.answers, indent=0), encoding="utf-8")
-            scratch.replace(self.path)
-        except OSError:
-            pass  # the answers are asked for again next time
+        if self.changed:  # unwritten, the answers are asked for again next time
+            write_cached(self.path, json.dumps(self.answers, indent=0))

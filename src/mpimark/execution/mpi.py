@@ -48,7 +48,7 @@ from importlib import metadata
 from pathlib import Path
 
 from mpimark.errors import MpimarkError
-from mpimark.paths import cache_dir, data_dir
+from mpimark.paths import cache_dir, data_dir, read_cached_json, write_cached
 from mpimark.records.mpi_library import identify
 
 
@@ -270,7 +270,8 @@ def probe(mpicc: str, env: Mapping[str, str] | None = None) -> tuple[str, str]:
     real = os.path.realpath(mpicc)
     key = f"{mpicc}|{real}|{os.stat(real).st_mtime_ns}"
     cache_file = cache_dir() / "mpi-probe.json"
-    cache = _read_json(cache_file)
+    cache = read_cached_json(cache_file)
+    cache = cache if isinstance(cache, dict) else {}  # none yet, or a damaged one: ask again
     if key in cache:
         return cache[key]["standard_version"], cache[key]["library_version"]
     full_env = {**os.environ, **(env or {})}
@@ -281,7 +282,7 @@ def probe(mpicc: str, env: Mapping[str, str] | None = None) -> tuple[str, str]:
         out = _run_probe_step([exe], full_env, f"a program built with {mpicc} does not run")
     standard, _, library = out.partition("\n")
     cache[key] = {"standard_version": standard.strip(), "library_version": library.strip()}
-    _write_json(cache_file, cache)
+    write_cached(cache_file, json.dumps(cache, indent=1))
     return cache[key]["standard_version"], cache[key]["library_version"]
 
 
@@ -294,22 +295,6 @@ def _run_probe_step(argv: list[str], env: dict[str, str], what: str) -> str:
         lines = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
         raise MpiError(f"{what}: {lines[-1].strip() if lines else f'exit status {done.returncode}'}")
     return done.stdout
-
-
-def _read_json(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}  # no cache yet, or a damaged one: ask again
-
-
-def _write_json(path: Path, data: dict) -> None:
-    # Write and rename, so a concurrent reader never sees half a file.
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as stream:
-        json.dump(data, stream, indent=1)
-    os.replace(tmp, path)
 
 
 # ----------------------------------------------------------------- launching

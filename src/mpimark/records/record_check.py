@@ -18,14 +18,12 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-import os
 import sys
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
 from types import CodeType
 
-from mpimark.paths import cache_dir
+from mpimark.paths import cache_dir, write_cached
 
 # The record kinds of a stream; anything else (a benchmark_facts document, an unknown type) goes to jsonschema.
 STREAM_KINDS = ("run", "result", "event", "end")
@@ -57,22 +55,10 @@ def _compiled(kind: str) -> Callable[[dict], object]:
         code = None
     if not isinstance(code, CodeType):  # missing, cut short, or another object marshalled
         code = compile(fastjsonschema.compile_to_code(definition, use_formats=False), f"<schema of {kind}>", "exec")
-        _keep(kept, marshal.dumps(code))
+        write_cached(kept, marshal.dumps(code))
     namespace: dict = {}
     exec(code, namespace)  # fastjsonschema's own code, as its compile() runs it
     return namespace["validate"]
-
-
-def _keep(path: Path, data: bytes) -> None:
-    """data written to path whole or not at all (another mpimark may read it meanwhile); a cache that cannot
-    be written only costs the next process the compile."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}")
-        partial.write_bytes(data)
-        os.replace(partial, path)
-    except OSError:
-        pass
 
 
 def _samples_valid(samples: object) -> bool:

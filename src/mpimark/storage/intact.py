@@ -27,7 +27,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from mpimark.paths import cache_dir
+from mpimark.paths import cache_dir, read_cached_json, write_cached
 
 CHECK_ALWAYS_BYTES = 64 << 20  # quick_check of 64 MiB: about 80 ms from the page cache
 PROBLEMS_SHOWN = 3
@@ -52,11 +52,7 @@ def remember(path: Path) -> None:
     stamp = _stamp(path)
     if stamp is None:
         return
-    try:
-        _stamp_file(path).parent.mkdir(parents=True, exist_ok=True)
-        _stamp_file(path).write_text(json.dumps(stamp), encoding="utf-8")
-    except OSError:
-        pass  # then the next open checks it again: slower, not wrong
+    write_cached(_stamp_file(path), json.dumps(stamp))  # unwritten, the next open checks again: slower, not wrong
 
 
 def _stamp(path: Path) -> list | None:
@@ -77,7 +73,5 @@ def _stamp_file(path: Path) -> Path:
 
 
 def _remembered(path: Path) -> list | None:
-    try:
-        return json.loads(_stamp_file(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    found = read_cached_json(_stamp_file(path))
+    return found if isinstance(found, list) else None
