@@ -72,6 +72,15 @@ def ratio(num: dict[int, float], den: dict[int, float]) -> float:
     return geomean([num[s] / den[s] for s in num if s in den])
 
 
+def against_both(times: dict[int, float], first: dict[int, float], second: dict[int, float]) -> tuple[float, float]:
+    """One round's two ratios (geometric means over the sizes): times against the geometric mean of the
+    reference's launches before and after it (drift between launches cancels to first order), and the
+    reference's second launch against its first (its own launch-to-launch spread, the noise floor).
+    benchmarks/osu_parity.py takes them too."""
+    both = {s: math.sqrt(first[s] * second[s]) for s in first if s in second}
+    return ratio(times, both), ratio(second, first)
+
+
 def round_ratios(outdir: Path) -> dict[tuple, dict[str, list[float]]]:
     """Per (ranks, suite, benchmark, processes, mode) and round: "core", the core's launch against the
     geometric mean of the IMB launches before and after it (drift between launches cancels to first
@@ -86,8 +95,7 @@ def round_ratios(outdir: Path) -> dict[tuple, dict[str, list[float]]]:
         for key, times in tables(core_file.read_text()).items():
             if key not in imb or key not in imb2:
                 continue
-            both = {s: math.sqrt(imb[key][s] * imb2[key][s]) for s in imb[key] if s in imb2[key]}
-            for name, value in (("core", ratio(times, both)), ("noise", ratio(imb2[key], imb[key]))):
+            for name, value in zip(("core", "noise"), against_both(times, imb[key], imb2[key])):
                 if value == value:
                     found[(np_, suite, *key)][name].append(value)
     return found

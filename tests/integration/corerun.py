@@ -25,7 +25,8 @@ import pytest
 from . import imbtext
 
 ROOT = Path(__file__).resolve().parents[2]
-CORE = ROOT / "build" / "core" / "mpimark-core"
+# MPIMARK_TEST_CORE: another build of the core (an engineer's own build directory while build/core is in use).
+CORE = Path(os.environ.get("MPIMARK_TEST_CORE") or ROOT / "build" / "core" / "mpimark-core")
 MPIEXEC = ROOT / "scripts" / "mpiexec.sh"
 ENV_FILE = ROOT / ".venv" / "mpimark-env.sh"
 DEFAULT_TIMEOUT = 120.0

@@ -1,10 +1,11 @@
 /* Fault injection for tests/suites/test_check_finds_faults.py: loaded into
  * the core with LD_PRELOAD, it intercepts the MPI calls of the one-sided and
- * nonblocking suites (and mpibench's Bcast) (through the MPI profiling interface) and, for the
+ * nonblocking suites (and mpibench's Bcast, OSU's Alltoall) (through the MPI profiling interface) and, for the
  * call named in $MPIMARK_FAULT (lower case, e.g. put, ibcast, bcast_init),
  * moves one element less than asked (or, for
  * Fetch_and_op and Compare_and_swap, which move one element, makes the
- * operation a no-op / the comparison fail). -check must then report defects
+ * operation a no-op / the comparison fail). send and isend spoil the point to
+ * point calls (the OSU suite's ping-pongs and windows: test_osu_pt2pt.py). -check must then report defects
  * in exactly the benchmarks that use that call; the rest stay clean.
  *
  * Built by the test with the MPI's own wrapper: mpicc -shared -fPIC. The
@@ -30,6 +31,18 @@ static int *fewer(const int *counts, MPI_Comm comm, int remote_size) {
   int *out = malloc(sizeof(int) * (size_t)n);
   for (int i = 0; i < n; i++) out[i] = less(counts[i]);
   return out;
+}
+
+/* --- point to point --------------------------------------------------------- */
+
+int MPI_Send(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm c) {
+  if (on("send")) n = less(n);
+  return PMPI_Send(b, n, t, dest, tag, c);
+}
+
+int MPI_Isend(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm c, MPI_Request *r) {
+  if (on("isend")) n = less(n);
+  return PMPI_Isend(b, n, t, dest, tag, c, r);
 }
 
 /* --- one-sided ------------------------------------------------------------ */
@@ -83,6 +96,13 @@ int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) {
    * the whole send buffer in every call (mpiBench's -C) can see. */
   if (on("bcast_send_tail") && me == root) ((unsigned char *)b)[n] ^= 0x5a;
   return rc;
+}
+
+/* The OSU suite's blocking collectives (test_osu_coll.py): Alltoall, which the core never uses for its own
+ * control messages. */
+int MPI_Alltoall(const void *s, int sn, MPI_Datatype st, void *rb, int rn, MPI_Datatype rt, MPI_Comm c) {
+  if (on("alltoall")) sn = less(sn), rn = less(rn);
+  return PMPI_Alltoall(s, sn, st, rb, rn, rt, c);
 }
 
 /* --- nonblocking collectives ----------------------------------------------------- */

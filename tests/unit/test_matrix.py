@@ -114,6 +114,8 @@ def test_a_seed_shuffles_each_round_reproducibly():
 def test_each_launch_measures_at_its_own_process_count():
     assert matrix.core_args(["PingPong", "-msglog", "0:4"], 4) == ["PingPong", "-msglog", "0:4", "-npmin", "4"]
     assert matrix.core_args(["Allreduce", "-NPMIN", "2"], 4) == ["Allreduce", "-NPMIN", "2"]
+    for suite in ("p2p", "mt", "osu"):  # their own command lines have no -npmin (the core refuses it)
+        assert matrix.core_args(["latency", "-m", "1:8"], 4, suite) == ["latency", "-m", "1:8"]
 
 
 def test_time_left_is_estimated_per_cell():

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 static const suite_desc *const suites[] = {&suite_mpi1, &suite_nbc, &suite_mpi4, &suite_ext, &suite_rma, &suite_io, &suite_p2p,
-                                             &suite_mt};
+                                             &suite_mt, &suite_osu};
 
 const suite_desc *find_suite(const char *name) {
   for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)

@@ -194,6 +194,7 @@ extern const suite_desc suite_rma;
 extern const suite_desc suite_io;
 extern const suite_desc suite_p2p;
 extern const suite_desc suite_mt;
+extern const suite_desc suite_osu;   /* OSU Micro-Benchmarks 7.4 (suites/osu) */
 /* The tools' tables (.tool = 1), in the order -list -json prints them.
  * mpiBench's operations are run by tools/mpibench/mpib_main.c through the
  * engine; b_eff's and startup's rows only describe their result records

@@ -104,6 +104,8 @@ static void sampler_finish(sampler_t *sm, competition_t *c) {
 static void noise_probe(rank_check_t *me) {
   long k = calibrate_quantum();
   long cap = (long)(NOISE_PROBE_S * 1e9 / NOISE_QUANTUM_NS) * 4 + 16;
+  long cap_heap = (long)(PRE_MEASURE_SCRATCH_BYTES / sizeof(double)); /* sysinfo.h: why */
+  if (cap > cap_heap) cap = cap_heap;
   double *t = malloc(sizeof(double) * (size_t)cap);
   long n = 0;
   sampler_t sampler;
@@ -150,7 +152,7 @@ void selfcheck_run(selfcheck_t *s, const clock_model_t *clock, int ranks_on_host
   rank_check_t me;
   memset(&me, 0, sizeof(me));
   timer_selftest_t ts;
-  timer_selftest(SELFCHECK_TIMER_READS, &ts);
+  timer_selftest(TIMER_SELFTEST_READS, &ts);
   me.overhead_ns = ts.overhead_ns;
   me.granularity_ns = ts.granularity_ns;
   me.monotonic = ts.monotonic;

@@ -12,7 +12,6 @@
 #include "engine/clocksync.h"
 #include "util/competition.h"
 
-#define SELFCHECK_TIMER_READS 20000
 #define NOISE_QUANTUM_NS 10000.0   /* the fixed work quantum, calibrated per rank */
 #define NOISE_PROBE_S 0.05         /* how long every rank repeats it */
 #define NOISE_GAP_SHARE 0.1        /* a run longer than the fastest by this share was interrupted */

@@ -293,5 +293,5 @@ void run_info_collect(run_info_t *info, host_share_t *share, int argc, char **ar
   snprintf(info->mpi_library, sizeof(info->mpi_library), "%s", lib);
   info->mpi_wtick = MPI_Wtick();
   sysinfo_collect(info, share);
-  timer_selftest(100000, &info->timer);
+  timer_selftest(TIMER_SELFTEST_READS, &info->timer);
 }

@@ -17,6 +17,21 @@ typedef struct {
   double mem_available;     /* bytes of MemAvailable on this rank's machine */
 } host_share_t;
 
+/* The most a scratch buffer of the checks before measuring (timer self-tests,
+ * noise probe) may take: below glibc's default mmap threshold, 128 KiB, so it
+ * comes from the heap. A larger chunk is mmapped, and freeing it raises
+ * glibc's dynamic mmap threshold for the rest of the process: the MPI
+ * library's per-call temporary buffers (Open MPI's reduce, 64 KiB and more)
+ * would then come from the heap instead of a fresh mmap as in OSU's or IMB's
+ * own process, and the core would time a cheaper call
+ * (docs/osu-compatibility.md). */
+#define PRE_MEASURE_SCRATCH_BYTES (120 * 1024)
+/* Clock reads of a timer self-test (the run record's timer, the self-check's):
+ * its arrays of 8-byte values, and qsort's copy of one in summarize, stay
+ * within PRE_MEASURE_SCRATCH_BYTES. */
+#define TIMER_SELFTEST_READS 15000
+_Static_assert((TIMER_SELFTEST_READS + 1) * 8 <= PRE_MEASURE_SCRATCH_BYTES, "timer self-test scratch above the bound");
+
 /* Collective over MPI_COMM_WORLD: fills the machine fields of *info on rank 0
  * (hosts by name, cores, oversubscription by machine, uname, load, times) and
  * *share on every rank. */

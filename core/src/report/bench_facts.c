@@ -1,5 +1,6 @@
 /* The benchmark facts of bench_facts.h, derived from the registry rows. */
 #include "report/bench_facts.h"
+#include "suites/osu/osu_columns.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -151,11 +152,55 @@ static void write_bench(jw_t *w, const suite_desc *s, const bench_desc *b) {
   jw_obj_end(w);
 }
 
+/* An OSU program: the fields of records/peers/osu.json, from the one table (osu_tests.c). */
+static void write_osu_bench(jw_t *w, const bench_desc *b) {
+  const osu_test_t *t = osu_test_of(b);
+  int sized = 0;
+  osu_column_t cols[OSU_MAX_COLUMNS];
+  int n = osu_columns(t, NULL, cols, &sized);
+  jw_obj_begin(w, NULL);
+  jw_str(w, "name", b->name);
+  jw_null(w, "comment");
+  jw_str(w, "class", class_name(b->cls));
+  jw_bool(w, "default", 1);
+  jw_str(w, "layout", "osu");
+  jw_str(w, "layout_multi0", "osu");
+  jw_arr_begin(w, "columns");
+  if (sized) jw_str(w, NULL, "Size");
+  for (int i = 0; i < n; i++) jw_str(w, NULL, cols[i].header);
+  jw_arr_end(w);
+  jw_null(w, "time_scale");
+  if (t->bandwidth) jw_int(w, "bandwidth_factor", t->bandwidth);
+  else jw_null(w, "bandwidth_factor");
+  jw_null(w, "bandwidth_rule");
+  jw_bool(w, "reduction", t->reduction);
+  jw_bool(w, "rooted", t->rooted);
+  jw_bool(w, "overlap", t->looks_like == OSU_FAM_NBC);
+  jw_arr_begin(w, "modes");
+  jw_arr_end(w);
+  jw_bool(w, "checks_data", sized);
+  jw_str(w, "process_counts", t->fixed_processes ? "fixed" : "any");
+  if (t->fixed_processes) jw_int(w, "fixed_processes", t->fixed_processes);
+  else jw_null(w, "fixed_processes");
+  jw_str(w, "sizes", sized ? "sweep" : "none");
+  jw_arr_begin(w, "imb_compat");
+  jw_arr_end(w);
+  jw_str(w, "header", t->title);
+  jw_str(w, "datatype", sized ? "MPI_CHAR" : "none");
+  jw_bool(w, "blank_line_first", t->looks_like != OSU_FAM_ONESIDED && t->looks_like != OSU_FAM_MBW_MR &&
+                                     t->looks_like != OSU_FAM_STARTUP);
+  jw_bool(w, "datatype_line", sized && !(t->shape & OSU_SHAPE_NO_DATATYPE_LINE));
+  /* Beyond peers/osu.json: whether this core runs it, and OSU's least process count. */
+  jw_bool(w, "runs", t->family != OSU_FAM_NOT_RUN);
+  jw_int(w, "min_processes", t->min_processes);
+  jw_obj_end(w);
+}
+
 void bench_facts_write_suite(jw_t *w, const char *key, const suite_desc *s) {
   jw_obj_begin(w, key);
   jw_str(w, "name", s->name);
   jw_str(w, "title", s->title);
-  jw_str(w, "kind", s->tool ? "tool" : "imb");
+  jw_str(w, "kind", s->tool ? "tool" : s == &suite_osu ? "osu" : "imb");
   jw_bool(w, "runnable", suite_runnable(s));
   if (s->min_mpi_version > 0) {
     char v[16];
@@ -165,7 +210,10 @@ void bench_facts_write_suite(jw_t *w, const char *key, const suite_desc *s) {
     jw_null(w, "needs_mpi");
   }
   jw_arr_begin(w, "benchmarks");
-  for (int i = 0; i < s->n_benchmarks; i++) write_bench(w, s, &s->benchmarks[i]);
+  for (int i = 0; i < s->n_benchmarks; i++) {
+    if (s == &suite_osu) write_osu_bench(w, &s->benchmarks[i]);
+    else write_bench(w, s, &s->benchmarks[i]);
+  }
   jw_arr_end(w);
   jw_obj_end(w);
 }

@@ -139,6 +139,12 @@ static void json_result(reporter_t *r, const result_t *res) {
     jw_str(w, "stop", res->ci_stop);
     jw_obj_end(w);
   }
+  for (int i = 0; i < res->n_extras; i++) {
+    const result_extra_t *x = &res->extras[i];
+    if (x->kind == 'n') jw_num(w, x->name, x->num);
+    else if (x->kind == 'i') jw_int(w, x->name, x->integer);
+    else jw_str(w, x->name, x->text);
+  }
   rec_result_samples(w, res);
   rec_close(w);
 }

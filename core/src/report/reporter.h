@@ -72,6 +72,17 @@ typedef struct {
 
 typedef enum { ST_OK, ST_TIMEOUT, ST_OUT_OF_MEMORY, ST_INT_OVERFLOW } result_status_t;
 
+/* A figure a suite's rows have beyond the standard ones (OSU's Validation,
+ * overlap columns, tail percentiles, settings): written into the result
+ * record under its name, after the standard fields. */
+typedef struct {
+  const char *name;
+  char kind;                      /* 'n' number (NaN: null), 'i' whole number, 's' text */
+  double num;
+  long long integer;
+  const char *text;
+} result_extra_t;
+
 typedef struct {
   const table_info_t *table;
   int group;                      /* -1: the row covers every group */
@@ -106,6 +117,8 @@ typedef struct {
   double ci_target;               /* -ci_target in force, else NaN */
   double ci_half_width;           /* -ci_target: relative half-width of the median's CI reached */
   const char *ci_stop;            /* -ci_target: target, time or max; else NULL */
+  const result_extra_t *extras;   /* the suite's own fields, or NULL */
+  int n_extras;
 } result_t;
 
 typedef struct {
@@ -154,5 +167,6 @@ void imb_text_system_lines(const run_info_t *in); /* IMB's "# Date ... # MPI Ver
  * the run's header, 8 blanks under the name in -list (IMB-RMA's, IMB-EXT's). */
 void imb_comment_lines(const char *indent, const char *comment);
 reporter_t *imb_mt_text_reporter(void);       /* IMB-MT's tables on stdout */
+reporter_t *osu_text_reporter(void);          /* OSU 7.4's text on stdout (report/osu_text.c) */
 
 #endif

@@ -2,6 +2,8 @@
 
 #include <math.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 void jw_init(jw_t *w, FILE *f) {
   w->f = f;
@@ -67,8 +69,18 @@ void jw_int(jw_t *w, const char *key, int64_t v) {
 
 void jw_num(jw_t *w, const char *key, double v) {
   member(w, key);
-  if (isfinite(v)) fprintf(w->f, "%.12g", v);
-  else fputs("null", w->f);
+  if (!isfinite(v)) {
+    fputs("null", w->f);
+    return;
+  }
+  /* The fewest digits (at least 12) that read back as v: a record's figure must give back the text the
+   * core printed from the same double (OSU's and IMB's %.2f at a tie), whoever reads it. */
+  char buf[32];
+  for (int digits = 12; digits <= 17; digits++) {
+    snprintf(buf, sizeof(buf), "%.*g", digits, v);
+    if (strtod(buf, NULL) == v) break;
+  }
+  fputs(buf, w->f);
 }
 
 void jw_bool(jw_t *w, const char *key, int v) {

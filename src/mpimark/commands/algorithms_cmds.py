@@ -159,7 +159,7 @@ def study_command(ctx: click.Context, words: tuple[str, ...], mpi_name: str | No
             raise StoreError(f"study {study!r} exists already; give another --study name")
     try:
         refused = applicability.not_applicable(
-            impl, core, suite, [applicability.Probe(label, n, tuple(matrix.core_args(args_for[label], n)),
+            impl, core, suite, [applicability.Probe(label, n, tuple(matrix.core_args(args_for[label], n, suite)),
                                                     placement_for[label])
                                 for label, arm in arms.items() if arm.id is not None for n in process_counts],
             srun=srun, news=note)

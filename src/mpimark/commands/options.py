@@ -18,7 +18,7 @@ from mpimark.execution import placement as placement_module
 from mpimark.execution import slurm
 from mpimark.execution.mpi import cores
 from mpimark.execution.placement import BINDS, Placement
-from mpimark.records import benchmarks
+from mpimark.records import benchmarks, osu_columns
 
 EXIT_INTERRUPTED = 130  # as a shell reports a job ended by SIGINT
 
@@ -219,26 +219,34 @@ class PassThroughCommand(click.Command):
     ignore_unknown_options alone is not enough: click reads "-npmin 2" as the
     cluster "-n pmin" and "-input" as "-i -n put". So before click parses,
     every word that is not one of the command's own options (or their value)
-    moves after a "--", where click takes it as an argument, in order.
+    moves after a "--", where click takes it as an argument, in order. An
+    unknown --option stays before it, but for the osu suite, whose OSU
+    options have long forms (--message-size 1:64): in its place among the
+    core's words then.
     """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         params = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
         with_value = {name for p in params if not p.is_flag for name in p.opts}
         flags = {name for p in params if p.is_flag for name in p.opts + p.secondary_opts}
-        ours: list[str] = []
-        theirs: list[str] = []
+        words_of: list[tuple[str, str]] = []  # (word, "ours", "theirs" or "long": an unknown --option)
         words = iter(args)
         for word in words:
             name = word.split("=", 1)[0]
             if name in with_value:
-                ours.append(word)
+                words_of.append((word, "ours"))
                 if "=" not in word:
-                    ours.append(next(words, ""))
-            elif word in flags or re.fullmatch(r"-n\d[\d,]*", word) or (word.startswith("--") and word != "--"):
-                ours.append(word)  # an unknown --option is ours too: the core has none
+                    words_of.append((next(words, ""), "ours"))
+            elif word in flags or re.fullmatch(r"-n\d[\d,]*", word):
+                words_of.append((word, "ours"))
+            elif word.startswith("--") and word != "--":
+                words_of.append((word, "long"))
             elif word != "--":
-                theirs.append(word)
+                words_of.append((word, "theirs"))
+        first = next((word for word, kind in words_of if kind == "theirs"), "")
+        long_is_theirs = first.lower() == osu_columns.SUITE
+        ours = [word for word, kind in words_of if kind == "ours" or (kind == "long" and not long_is_theirs)]
+        theirs = [word for word, kind in words_of if kind == "theirs" or (kind == "long" and long_is_theirs)]
         return super().parse_args(ctx, ours + ["--", *theirs])
 
 
@@ -250,10 +258,13 @@ def suite_and_args(words: tuple[str, ...]) -> tuple[str, list[str]]:
         raise click.UsageError("mpimark gives the core its -json file; use --json FILE to keep a copy")
     # SUITE is optional: the first word is a suite only when it is one of the core's (mpi1 first).
     suites = benchmarks.suite_names()
-    for word in ("-list", "-help"):  # they print and run nothing: there would be no run to store
+    suite = lowered[0] if lowered and lowered[0] in suites else suites[0]
+    # They print and run nothing: there would be no run to store. OSU's -v too; its -h is mpimark's --help.
+    for word in ("-list", "-help", *(("-v", "--version") if suite == osu_columns.SUITE else ())):
         if word in lowered:
-            suite = lowered[0] if lowered[0] in suites else suites[0]
-            raise click.UsageError(f"{word} runs no benchmark; ask the core itself: \"$(mpimark build)\" {suite} {word}")
+            program = f" {args[1]}" if suite == osu_columns.SUITE and word != "-list" and len(args) > 1 else ""
+            raise click.UsageError(f"{word} runs no benchmark; ask the core itself: \"$(mpimark build)\" "
+                                   f"{suite}{program} {word}")
     if args and args[0].lower() in suites:
         return args[0].lower(), args[1:]
     return suites[0], args

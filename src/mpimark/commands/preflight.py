@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 import click
 
 from mpimark.execution import mpi
-from mpimark.records import benchmarks
+from mpimark.records import benchmarks, osu_columns
 
 
 def check_standard(suite: str, impl: mpi.MpiImpl) -> None:
@@ -57,7 +57,11 @@ def check_processes(suite: str, args: Iterable[str], counts: Iterable[int]) -> N
 
     The core would print "invalid for 1 processes" and store a complete run without a result.
     Unnamed (the default set), unknown names (the core names them) and names from -input pass.
+    The osu suite's one program must have the count OSU's definition fixes (check_osu_processes).
     """
+    if suite == osu_columns.SUITE:
+        check_osu_processes(args, counts)
+        return
     names = _named(args)
     table = benchmarks.core_catalog().suite(suite) if names else None
     if table is None:
@@ -71,3 +75,35 @@ def check_processes(suite: str, args: Iterable[str], counts: Iterable[int]) -> N
         needs[found.name] = dict(found.facts).get("fixed_processes") or 1
     for processes in counts:
         refuse_too_few(needs, processes)
+
+
+def osu_program(args: Iterable[str]) -> str | None:
+    """The OSU program of the core's line (`latency -m 1:64`: its first word), as the facts name it
+    (osu_latency); None when the line starts with an option (the core says what is missing)."""
+    args = list(args)
+    if not args or args[0].startswith("-"):
+        return None
+    name = args[0].lower()  # the core ignores case too
+    return name if name.startswith("osu_") else f"osu_{name}"
+
+
+def check_osu_processes(args: Iterable[str], counts: Iterable[int]) -> None:
+    """Refuse a count the OSU program does not run on: osu_latency exactly 2, a collective at least 2.
+
+    OSU's own programs print "This test requires exactly two processes" and exit; the core does the same,
+    after the launch: refused here, nothing is launched or stored. An unknown program passes (the core
+    names it, exit 2, and nothing is stored either)."""
+    program = osu_program(args)
+    table = benchmarks.core_catalog().suite(osu_columns.SUITE)
+    bench = table.benchmarks.get(program) if table and program else None
+    if bench is None:
+        return
+    facts = dict(bench.facts)
+    fixed, least = facts.get("fixed_processes"), facts.get("min_processes") or 1
+    for processes in counts:
+        if fixed and processes != fixed:
+            raise click.UsageError(f"{program} needs exactly {fixed} processes (OSU's definition); "
+                                   f"-n {processes} runs nothing: give -n {fixed}")
+        if processes < least:
+            raise click.UsageError(f"{program} needs at least {least} processes (OSU's definition); "
+                                   f"-n {processes} runs nothing: give -n {least} or more")

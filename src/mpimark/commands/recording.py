@@ -220,7 +220,7 @@ def run_matrix(store: Store, study: str, launches: Sequence[matrix.Launch], memb
         started = time.monotonic()
         run_id, outcome = run_stored(
             store, member.impl, planned.processes, member.core, suite,
-            matrix.core_args((args_for or {}).get(planned.label, args), planned.processes), None,
+            matrix.core_args((args_for or {}).get(planned.label, args), planned.processes, suite), None,
             timeout=timeout, quiet=quiet, placement=(placement_for or {}).get(planned.label, placement),
             srun=(srun or {}).get(planned.label))
         locking.when_free(store, lambda: studies.add_run(store, study, run_id, planned.label),

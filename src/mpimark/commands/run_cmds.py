@@ -24,7 +24,7 @@ from mpimark.storage.store import Store
 
 @click.command(cls=PassThroughCommand,
                context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[SUITE] [BENCHMARK...] [IMB OPTIONS...]")
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[SUITE] [BENCHMARK...] [IMB|OSU OPTIONS...]")
 @processes_option
 @mpi_options
 @launcher_options
@@ -48,6 +48,9 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
     names and IMB's options (-msglog 0:10, -time 1, -npmin 2, -multi 0, -check,
     ...; p2p and mt take IMB-P2P's and IMB-MT's, docs/p2p-mt.md) go to the core
     unchanged: `mpimark run mpi1 PingPong Allreduce -n 2 -msglog 0:10`.
+    SUITE osu runs one OSU Micro-Benchmarks 7.4 program with OSU's options
+    (docs/osu.md): `mpimark run osu latency -n 2 -m 1:1024 -i 1000`; -h is
+    mpimark's help here, `"$(mpimark build)" osu latency -h` lists OSU's.
     --hosts/--hostfile, --ppn, --bind, --env and --launcher-arg say where and
     how the ranks run (docs/clusters.md). Inside a Slurm allocation (salloc,
     a batch job) the ranks are started with srun when it has the PMI plugin

@@ -73,8 +73,14 @@ def plan(labels: Sequence[str], counts: Sequence[int], launches: int, seed: int 
     return order
 
 
-def core_args(args: Sequence[str], processes: int) -> list[str]:
-    """IMB's options for a launch of `processes` ranks: `-npmin N` added unless given.
+# Suites whose command line is not IMB-MPI1's (docs/p2p-mt.md, docs/osu.md): they take no -npmin, and each
+# of their launches runs on its own process count anyway.
+OWN_COMMAND_LINES = ("p2p", "mt", "osu")
+
+
+def core_args(args: Sequence[str], processes: int, suite: str = "mpi1") -> list[str]:
+    """IMB's options for a launch of `processes` ranks: `-npmin N` added unless given (or the suite takes
+    another command line: OWN_COMMAND_LINES).
 
     Each launch then measures the collectives at its own process count only,
     not again at every smaller power of two (which the launches at those
@@ -84,7 +90,7 @@ def core_args(args: Sequence[str], processes: int) -> list[str]:
     (selection.with_waiting).
     """
     given = any(word.lower() == "-npmin" for word in args)
-    return list(args) if given else [*args, "-npmin", str(processes)]
+    return list(args) if given or suite in OWN_COMMAND_LINES else [*args, "-npmin", str(processes)]
 
 
 def estimate_left(done: Sequence[Done], left: Sequence[Launch]) -> float | None:

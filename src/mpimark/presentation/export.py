@@ -83,15 +83,18 @@ def to_csv(row: RunRow, records: list[dict]) -> str:
 def csv_chunks(run_id: int, results: Callable[[], Iterable[dict]]) -> Iterator[str]:
     """to_csv's text some rows at a time. results() gives the run's result records from the start on
     every call: read twice (the columns first, then the rows), none held, for a run of any size."""
-    fields = _scalar_fields("result")
     distribution_fields = _scalar_fields("distribution")
-    # Fields the schema does not know yet are kept too, after the known ones.
+    # The schema's fields that the run's results have (an IMB run gets no empty column of OSU's overlap
+    # figures), in the schema's order; fields the schema does not know yet after them.
     known = {"type", *schema()["$defs"]["result"]["properties"]}
+    present: set[str] = set()
     extra: dict[str, None] = {}  # in the order first seen
     overlap = False
     for result in results():
+        present.update(result)
         extra.update((k, None) for k, v in result.items() if k not in known and not isinstance(v, (dict, list)))
         overlap = overlap or bool(result.get("overlap"))
+    fields = [name for name in _scalar_fields("result") if name in present]
     fields += [k for k in extra if k not in fields]
     # The overlap figures (IMB-NBC, MPI-4, Truly_passive_put) flattened, rank as overlap_rank.
     overlap_fields = _scalar_fields("overlap") if overlap else []

@@ -12,13 +12,13 @@ different classes); a suite word the core does not have (an importer's
 `imported:imb`, a tool) searches the core's suites in their order. A name no
 suite has is an error (UnknownBenchmark), never a guess.
 
-Other tools' programs that the core does not have yet (OSU Micro-Benchmarks
-and OMB-Py, whose output `mpimark import` reads) have their facts packaged
-in the same shape (records/peers/*.json: the core's fields, plus `header`,
-the program's title line, and `datatype`, what it moves by default): the
-core's catalog falls back on them (peer_catalog), and the core's facts win
-for any suite it has, so once the core gets an OSU suite its facts replace
-these.
+OSU Micro-Benchmarks' programs are the core's osu suite; their facts are also
+packaged (records/peers/osu.json, a snapshot of that suite that
+records/peer_facts.py writes from the core's, with OMB-Py's programs, which
+the core does not describe: the core's fields plus `header`, the program's
+title line, and `datatype`, what it moves by default), so that `mpimark
+import` reads OSU's output without a built core. The core's catalog falls
+back on them (peer_catalog), and the core's facts win for any suite it has.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from mpimark.records import osu_columns
 from mpimark.records.benchmarks import benchmark_class, BenchmarkClass, default_datatype
 from mpimark.records.results import communicator, TableKey
 
@@ -62,12 +63,16 @@ _RUN_FIELDS = ("accelerator", "window_creation", "synchronization")
 
 def _how_it_ran(record: dict) -> list[str]:
     """The datatype where it is not what the benchmark moves by default (OSU's -T all prints MPI_CHAR,
-    MPI_INT and MPI_FLOAT rows of one size: three measurements), and the _RUN_FIELDS."""
+    MPI_INT and MPI_FLOAT rows of one size: three measurements), the _RUN_FIELDS, and an OSU row's window
+    where it is not OSU's default (-W 16, osu_mbw_mr -V's columns: other measurements)."""
     default = default_datatype(record["benchmark"], record.get("suite"))
     modes = [] if default is None or record.get("datatype") in (None, default) else [str(record["datatype"])]
     for field in _RUN_FIELDS:
         if record.get(field):
             modes.append(str(record[field]))
+    window = record.get("window_size")
+    if record.get("suite") == osu_columns.SUITE and window is not None and window != osu_columns.DEFAULT_WINDOW:
+        modes.append(f"window {window}")
     return modes
 
 
@@ -134,14 +139,18 @@ def time_ci_usec(record: dict) -> tuple[float, float] | None:
 
 
 def bandwidth_mbs(record: dict, time: float | None = None) -> float | None:
-    """MB/s (10^6 bytes/s) at `time` (default: time_usec), or None where IMB reports none."""
-    reported, t_max = record.get("mbytes_per_sec"), record.get("t_max_usec")
+    """MB/s (10^6 bytes/s) at `time` (default: time_usec), or None where IMB reports none.
+
+    The reported MB/s comes from t_max (IMB), or from t_avg where a row has no t_max (the core's OSU
+    bandwidth rows: the mean window time, MB/s = bytes x window / t_avg)."""
+    reported = record.get("mbytes_per_sec")
+    basis = record.get("t_max_usec") if record.get("t_max_usec") is not None else record.get("t_avg_usec")
     if reported is None or record.get("status", "ok") != "ok":
         return None
     time = time_usec(record) if time is None else time
-    if not t_max or not time:  # no time to rescale (OSU's bandwidth tests report MB/s alone)
+    if not basis or not time:  # no time to rescale (imported OSU bandwidth tests report MB/s alone)
         return reported
-    return reported * t_max / time
+    return reported * basis / time
 
 
 def safe_name(text: str) -> str:

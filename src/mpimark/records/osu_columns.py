@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+SUITE = "osu"  # the core's suite of OSU's programs, and the suite of every OSU row (the core's or imported)
 FIELD_WIDTH = 18  # OSU's configure sets FIELD_WIDTH to 18 (the header's fallback, 20, is not what ships)
 
 
@@ -56,7 +57,17 @@ SETTINGS = {"Window creation": "window_creation", "Synchronization": "synchroniz
             "Number of forked processes in sender": "sender_processes",
             "Number of forked processes in receiver": "receiver_processes"}
 BEFORE_TITLE = ("sender_threads", "receiver_threads", "sender_processes", "receiver_processes")
+# OSU's window of back-to-back messages unless -W says otherwise (WINDOW_SIZE_LARGE in osu_util.h).
+DEFAULT_WINDOW = 64
+# What OSU prints after a setting's value: osu_latency_mt's sender line ends in a space ("%d \n").
+SETTING_ENDS = {"sender_threads": " "}
+# Programs whose rows print their figures narrower than the header's FIELD_WIDTH: osu_latency_mp's own
+# printf ("%-10d%10.2f") under print_preamble's 18-wide header; with -c (a Validation column) it prints 18.
+NARROW_FIGURES = {"osu_latency_mp": 10}
 TRANSMIT_SIZE = Column("Transmit Size", "transmit_size", "int")  # -D (derived datatypes): always last
+# The Validation column's word for a size that passed: "Pass" (VALIDATION_STATUS in osu_util_mpi.h); the
+# atomic one-sided tests (acc, cas, fop, get_acc latency) print their own "passed"/"failed".
+VALIDATION_PASSED = ("Pass", "passed")
 BY_HEADER = {c.header: c for c in (*COLUMNS, TRANSMIT_SIZE)}
 # The size column: OSU's "Size", OMB-Py's "Size (B)".
 SIZE_HEADERS = ("Size", "Size (B)")

@@ -26,9 +26,11 @@ from mpimark.presentation.tools import beff, mpibench, startup
 
 # The `suite` of a tool's run record -> its module. The store's suite column
 # holds the core's tool word (beff, mpibench, startup), also accepted, and for
-# the original tools' imported output `imported:<format>`: shown as the tool's own text too.
+# the original tools' imported output `imported:<format>`: shown as the tool's own text too; and OSU's,
+# imported or run by the core's osu suite, in OSU's layout.
 MODULES: dict[str, ModuleType] = {"b_eff": beff, "beff": beff, "mpibench": mpibench, "startup": startup,
-                                  "imported:beff": beff, "imported:mpibench": mpibench, "imported:osu": osu_text}
+                                  "imported:beff": beff, "imported:mpibench": mpibench,
+                                  **{suite: osu_text for suite in osu_text.SUITES}}
 
 
 def run_record(records: list[dict]) -> dict | None:

@@ -6,12 +6,16 @@ how it ran (`# Datatype: MPI_INT.`, `# [ pairs: P ] [ window size: W ]`,
 the one-sided tests' `# Window creation:` and `# Synchronization:`), a
 column header (`# Size  <column>  <column> ...`, names two or more spaces
 apart; the barriers have no Size column), then one row per size; `-T all`
-repeats Datatype line, header and rows per datatype. Several tests may
+repeats Datatype line, header and rows per datatype. osu_mbw_mr -V prints a
+bandwidth and a message-rate table with a column per window: one record per
+size and window (`window_size`, `window_varied`), held until both tables are
+read. Several tests may
 follow one another in one file, and a job's log may hold other lines
 (the launcher's messages): those are skipped and said in the run's notes.
 
-The program is known by its title, from the OSU facts (records/peers/osu.json
-through records.benchmarks): a title the facts do not have is refused,
+The program is known by its title, from the OSU facts (the core's osu suite,
+or without a core its snapshot records/peers/osu.json, through
+records.benchmarks): a title the facts do not have is refused,
 never guessed. Rows are named after OSU's program (osu_latency,
 osu_put_latency, ombpy_latency, ...), never IMB's benchmark: the
 definitions differ, so compare never pairs an OSU row with an IMB one,
@@ -42,7 +46,10 @@ TITLE = re.compile(r"^#\s*((?:OSU|OMB)\b.*?\bTest)(?:\s+v(\S+))?\s*$", re.I)
 # The accelerator word OSU puts after "MPI" in a device run's title: "OSU MPI-CUDA Latency Test".
 ACCELERATOR = re.compile(r"^(OSU MPI)-(CUDA MANAGED|CUDA|OPENACC|ROCM|MANAGED)\b", re.I)
 DATATYPE = re.compile(r"^#\s*Datatype:\s*(\S+?)\.?\s*$")
-PAIRS = re.compile(r"^#\s*\[\s*pairs:\s*(\d+)\s*\](?:\s*\[\s*window size:\s*(\d+)\s*\])?")
+PAIRS = re.compile(r"^#\s*\[\s*pairs:\s*(\d+)\s*\](?:\s*\[\s*window size:\s*(\d+|varied)\s*\])?")
+# osu_mbw_mr -V (window size: varied): a table per figure, a column per window (osu_mbw_mr.c).
+MATRIX = {"uni-directional bandwidth (mb/sec)": "mbytes_per_sec", "message rate profile": "msgs_per_sec"}
+WINDOWS = re.compile(r"^#(\s+\d+)+\s*$")
 SETTINGS = {label.lower(): name for label, name in osu_columns.SETTINGS.items()}  # lines of how a test ran
 SETTING = re.compile(r"^#\s*([A-Za-z ]+?):\s*(.*?)\s*$")
 INIT = re.compile(r"^nprocs:\s*(\d+),\s*min:\s*(\d+)\s*ms,\s*max:\s*(\d+)\s*ms,\s*avg:\s*(\d+)\s*ms$")
@@ -68,6 +75,11 @@ class _Test:
         self.settings: dict[str, str | int] = {}
         self.columns: list[tuple[str, osu_columns.Column | None]] | None = None  # (header, column) after the size
         self.sized = False
+        # osu_mbw_mr -V: the table being read (its field), its windows, and the rows by (size, window) until
+        # the test ends (the message rates come in a second table)
+        self.matrix: str | None = None
+        self.windows: list[int] = []
+        self.held: dict[tuple[int, int], dict] = {}
 
     def processes(self, path: Path, default: int | None) -> int:
         if self.facts.get("fixed_processes"):
@@ -150,6 +162,8 @@ def _rows(path: Path, lines: Iterable[str], processes: int | None, tally: _Tally
         text = raw.strip()
         if not text:
             continue
+        if test is not None and test.held and (TITLE.match(text) or not (text.startswith("#") or ROW.match(text))):
+            yield from _counted(_release(test), tally)  # the -V test ended
         if text.startswith("#"):
             if match := TITLE.match(text):
                 test = _title(path, line_number, match, known, tally)
@@ -164,6 +178,9 @@ def _rows(path: Path, lines: Iterable[str], processes: int | None, tally: _Tally
             if test is None or test.bench.name != "osu_init":
                 raise fail(path, line_number, "osu_init's line before its '# OSU MPI Init Test' title")
             record = _init_row(test, match)
+        elif ROW.match(text) and test is not None and test.matrix:
+            _matrix_row(path, line_number, text, test, processes)
+            continue
         elif ROW.match(text) and (test is not None or not tally.tests):  # after a test's end: not OSU's
             if test is None or test.columns is None:
                 raise fail(path, line_number, "data row before any '# Size ...' column header")
@@ -178,9 +195,42 @@ def _rows(path: Path, lines: Iterable[str], processes: int | None, tally: _Tally
                 tally.first_skipped = tally.first_skipped or f"line {line_number}: {text[:60]!r}"
             test = None  # the test's table ended
             continue
+        yield from _counted([record], tally)
+    if test is not None and test.held:
+        yield from _counted(_release(test), tally)
+
+
+def _counted(records: Iterable[dict], tally: _Tally) -> Iterator[dict]:
+    """records, counted in tally as they go."""
+    for record in records:
         tally.results += 1
         tally.max_processes = max(tally.max_processes, record["processes"])
         yield record
+
+
+def _matrix_row(path: Path, line: int, text: str, test: _Test, processes: int | None) -> None:
+    """A row of osu_mbw_mr -V's tables: a size, then the figure of each window; kept in test.held."""
+    words = text.split()
+    if not test.windows or len(words) != len(test.windows) + 1:
+        raise fail(path, line, f"{len(words)} fields, the window header has {len(test.windows) + 1} "
+                               "(Size and one per window)")
+    size = number(words[0], path, line, "Size", integer=True)
+    for window, word in zip(test.windows, words[1:]):
+        held = test.held.get((size, window))
+        if held is None:
+            held = test.held[(size, window)] = result_record(
+                benchmark=test.bench.name, suite=test.bench.suite, processes=test.processes(path, processes),
+                size=size, datatype=test.datatype_of_rows(),
+                extra={"benchmark_class": test.bench.cls.value, **test.settings, "window_size": window,
+                       "window_varied": True})
+        held[test.matrix] = number(word, path, line, f"window {window}")
+
+
+def _release(test: _Test) -> list[dict]:
+    """The -V test's rows, by size then window as OSU measured them."""
+    rows = [test.held[key] for key in sorted(test.held)]
+    test.held = {}
+    return rows
 
 
 def _title(path: Path, line: int, match: re.Match, known: dict[str, Benchmark], tally: _Tally) -> _Test | None:
@@ -207,8 +257,14 @@ def _comment(text: str, test: _Test) -> None:
         test.datatype = match.group(1)
     elif match := PAIRS.match(text):
         test.pairs = int(match.group(1))
-        if match.group(2):
+        if match.group(2) == "varied":
+            test.matrix, test.sized = "mbytes_per_sec", True
+        elif match.group(2):
             test.settings["window_size"] = int(match.group(2))
+    elif test.matrix and text[1:].strip().lower() in MATRIX:
+        test.matrix = MATRIX[text[1:].strip().lower()]
+    elif test.matrix and WINDOWS.match(text):
+        test.windows = [int(word) for word in text[1:].split()]
     elif (match := SETTING.match(text)) and match.group(1).lower() in SETTINGS:
         test.settings[SETTINGS[match.group(1).lower()]] = _setting(match.group(2))
     else:
@@ -227,14 +283,19 @@ def _row(path: Path, line: int, text: str, test: _Test, processes: int | None) -
     columns = test.columns or []
     words = text.split()
     expected = len(columns) + test.sized
-    if len(words) < expected:  # column names may hold spaces, values never do
+    # osu_multi_lat -z prints the tail columns' headers and no values (OSU 7.4 computes none for it):
+    # they are kept as null, anything else missing is a truncated row.
+    unfilled = columns[max(len(words) - test.sized, 0):]
+    if len(words) < expected and not (len(words) > test.sized and all(
+            column is not None and osu_columns.TAIL_FIELD.match(column.field) for _, column in unfilled)):
         raise fail(path, line, f"truncated row: {len(words)} fields, the header has {expected} "
                                f"({', '.join(_headers(test))})")
     if len(words) > expected:
         raise fail(path, line, f"{len(words)} fields, the header has {expected} ({', '.join(_headers(test))})")
     size = number(words[0], path, line, "Size", integer=True) if test.sized else 0
     fields: dict = {}
-    extra: dict = {"benchmark_class": test.bench.cls.value, **test.settings}
+    extra: dict = {"benchmark_class": test.bench.cls.value, **test.settings,
+                   **{column.field: None for _, column in unfilled if len(words) < expected}}
     if test.accelerator:
         extra["accelerator"] = test.accelerator
     for (header, column), word in zip(columns, words[1:] if test.sized else words):
@@ -245,7 +306,7 @@ def _row(path: Path, line: int, text: str, test: _Test, processes: int | None) -
         name = column.field if column is not None else slug(header)
         (fields if name in _RECORD_FIELDS else extra)[name] = value
     if "validation" in extra:  # OSU checks each size and says Pass or Fail: a failed check is a defect
-        fields["defects"] = 0 if extra["validation"] == "Pass" else 1
+        fields["defects"] = 0 if extra["validation"] in osu_columns.VALIDATION_PASSED else 1
     return result_record(benchmark=test.bench.name, suite=test.bench.suite, processes=test.processes(path, processes),
                          size=size, datatype=test.datatype_of_rows(), extra=extra, **fields)
 
