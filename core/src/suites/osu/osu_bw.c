@@ -265,7 +265,7 @@ int osu_measure_mbw_mr(osu_ctx_t *c, osu_row_t *row) {
   /* OSU's tail figures come from rank 0's own iterations ... */
   if (c->rank == 0) bandwidth_tail(c, bytes_per_iteration, row);
   /* ... its MB/s from the senders' mean time, which per iteration are the samples. */
-  osu_pairs_mean(c, pairs);
+  osu_mean_over_ranks(c, pairs);
   if (c->rank == 0) {
     bandwidth_figures(c, bytes_per_iteration, row);
     row->msgs_per_sec = 1e6 * row->mbytes_per_sec / (double)c->bytes;  /* OSU's Messages/s */

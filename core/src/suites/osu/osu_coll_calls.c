@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "suites/osu/osu_buffers.h"
-#include "suites/osu/osu_tail.h"
+#include "suites/osu/osu_figures.h"
 #include "util/patterns.h"
 
 /* The send and receive buffers as multiples of the largest size: 1 (one
@@ -238,19 +238,9 @@ void osu_coll_samples(osu_ctx_t *c, osu_row_t *row) {
   long n = c->iterations;
   /* OSU's omb_get_stats: the per-iteration times summed over ranks; divided
    * by np here once, so that they are the samples as well as the tails' input. */
-  if (c->rank == 0)
-    MPI_Reduce(MPI_IN_PLACE, c->times_ns, (int)n, MPI_DOUBLE, MPI_SUM, 0, c->comm);
-  else
-    MPI_Reduce(c->times_ns, NULL, (int)n, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+  osu_mean_over_ranks(c, c->np);
   if (c->rank != 0) return;
-  for (long i = 0; i < n; i++) c->times_ns[i] /= c->np;
   row->samples_ns = c->times_ns;
   row->n_samples = n;
-  if (c->o->n_tail <= 0 || n <= 0) return;
-  double *sorted = malloc((size_t)n * sizeof *sorted);
-  if (!sorted) return;
-  memcpy(sorted, c->times_ns, (size_t)n * sizeof *sorted);  /* the samples keep their order */
-  osu_tail_pick(c->o, sorted, n, row->tail);
-  for (int p = 0; p < c->o->n_tail && p < OSU_MAX_TAIL; p++) row->tail[p] /= 1e3;
-  free(sorted);
+  osu_tail_of_samples(c, c->times_ns, n, row);
 }

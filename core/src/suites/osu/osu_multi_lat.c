@@ -67,7 +67,7 @@ int osu_measure_multi_lat(osu_ctx_t *c, osu_row_t *row) {
   osu_free(rbuf);
 
   /* The samples: per iteration, the pairs' mean one-way time. Their mean is OSU's figure. */
-  osu_pairs_mean(c, pairs);
+  osu_mean_over_ranks(c, pairs);
   osu_check_verdict(c, defects, row);
   if (c->rank == 0) osu_latency_figures(c, row);
   return 0;
