@@ -14,7 +14,9 @@
 #                          (MPIMARK_DEFAULT_MPI), so the demo runs on it too
 #   MPIMARK_SYSTEM_MPIS=1  install Debian's Open MPI and MPICH first when they
 #                          are missing (root with apt-get only); scripts/test.sh
-#                          sets it, because the tests run under both
+#                          sets it, because the tests run under both; and
+#                          SimGrid (libsimgrid-dev: smpicc, smpirun), whose
+#                          SMPI runs the core on a simulated platform (build/smpi)
 #   MPIMARK_CHROMIUM=1     install Debian's chromium when it is missing (root
 #                          with apt-get only); scripts/test.sh sets it, because
 #                          a test renders the HTML report in headless Chromium
@@ -78,6 +80,10 @@ if [ "${MPIMARK_SYSTEM_MPIS:-0}" = 1 ] && as_root_with_apt &&
   { [ ! -x /usr/bin/mpicc.openmpi ] || [ ! -x /usr/bin/mpicc.mpich ]; }; then
   say "installing Open MPI and MPICH from Debian's packages"
   debian_packages+=(openmpi-bin libopenmpi-dev mpich libmpich-dev)
+fi
+if [ "${MPIMARK_SYSTEM_MPIS:-0}" = 1 ] && as_root_with_apt && [ ! -x /usr/bin/smpicc ]; then
+  say "installing SimGrid (SMPI) from Debian's packages"
+  debian_packages+=(libsimgrid-dev)
 fi
 if [ "${MPIMARK_CHROMIUM:-0}" = 1 ] && ! command -v chromium >/dev/null; then
   if as_root_with_apt; then
@@ -143,3 +149,15 @@ fi
 "$CMAKE" -S "$ROOT/core" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DMPI_C_COMPILER="$MPICC" >/dev/null
 "$CMAKE" --build "$BUILD" -j 2
 say "core built: $BUILD/mpimark-core"
+
+# The core for SimGrid's SMPI (`--mpi smpi`), when SimGrid is installed: smpicc
+# must be the C compiler itself, not only FindMPI's wrapper, because SMPI's
+# privatization needs smpicc's link (a position-independent object smpirun loads).
+SMPICC=$(system_tool smpicc)
+if [ -n "$SMPICC" ]; then
+  SMPI_BUILD=$ROOT/build/smpi
+  "$CMAKE" -S "$ROOT/core" -B "$SMPI_BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$SMPICC" \
+    -DMPI_C_COMPILER="$SMPICC" -DBUILD_TESTING=OFF >/dev/null
+  "$CMAKE" --build "$SMPI_BUILD" -j 2
+  say "core built for SimGrid SMPI: $SMPI_BUILD/mpimark-core"
+fi

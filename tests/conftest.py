@@ -34,7 +34,7 @@ os.environ.setdefault("OMPI_MCA_odls_base_sigkill_timeout", "0")
 
 TESTS = Path(__file__).parent
 MPI_DIRECTORIES = ("integration", "suites", "tools", "io", "frontend", "placement", "slurm", "algorithms",
-                   "rigour")
+                   "rigour", "simulation")
 
 
 # Session fixtures holding MPI runs that several test files share: under
@@ -110,5 +110,6 @@ def private_build_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def system_mpis(private_build_cache) -> dict[str, mpi.MpiImpl]:
-    """Every MPI implementation mpimark finds on this machine, by name."""
-    return {impl.name: impl for impl in mpi.discover()[0]}
+    """Every MPI implementation mpimark finds on this machine, by name; not SimGrid's SMPI, a simulator
+    (tests/simulation)."""
+    return {impl.name: impl for impl in mpi.discover()[0] if impl.kind != mpi.SMPI}

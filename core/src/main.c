@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 #include "engine/finish.h"
 #include "engine/registry.h"
+#include "engine/simulation.h"
 #include "engine/sysinfo.h"
 #include "report/bench_facts.h"
 #include "report/reporter.h"
@@ -279,6 +280,7 @@ int main(int argc, char **argv) {
   static const bench_desc *list[OPT_MAX_NAMES + 64];
   int n = 0;
   if (build_list(suite, &opt, list, &n, err) != 0) return finish(rank, EXIT_BAD_INPUT, err);
+  if (simulation_check_list(suite, list, n, err, sizeof(err)) != 0) return finish(rank, EXIT_BAD_INPUT, err);
   if (dtype_mpi(opt.data_type, 0) == MPI_DATATYPE_NULL || dtype_mpi(opt.red_data_type, 1) == MPI_DATATYPE_NULL)
     return finish(rank, EXIT_BAD_INPUT, "float16/bfloat16 need MPIX_C_FLOAT16/MPIX_C_BF16, which this MPI library lacks; use float or double");
   int P;

@@ -33,5 +33,34 @@ int main(void) {
   CHECK(strcmp(buf, want) == 0);
   if (strcmp(buf, want) != 0) fprintf(stderr, "got:  %s\nwant: %s\n", buf, want);
   free(buf);
+
+  /* json_is_object: exactly one object, nothing else (it guards text copied from the environment). */
+  CHECK(json_is_object("{}"));
+  CHECK(json_is_object(" {\"a\": [1, -2.5e+3, 0, true, false, null, \"x\\\"\\u00e9\"], \"b\": {\"c\": {}}}\n"));
+  CHECK(!json_is_object(NULL));
+  CHECK(!json_is_object(""));
+  CHECK(!json_is_object("[]"));
+  CHECK(!json_is_object("null"));
+  CHECK(!json_is_object("{\"a\": 1"));
+  CHECK(!json_is_object("{\"a\": 1} {}"));
+  CHECK(!json_is_object("{\"a\": 1,}"));
+  CHECK(!json_is_object("{a: 1}"));
+  CHECK(!json_is_object("{\"a\": 01}"));
+  CHECK(!json_is_object("{\"a\": \"raw\nnewline\"}"));
+  CHECK(!json_is_object("{\"a\": \"\\x\"}"));
+  CHECK(!json_is_object("{\"a\": NaN}"));
+  CHECK(!json_is_object("{\"a\":[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}"));  /* deeper than the writer nests */
+
+  /* jw_raw_object: verbatim, with whitespace made spaces so the record stays one line. */
+  f = open_memstream(&buf, &len);
+  jw_init(&w, f);
+  jw_obj_begin(&w, NULL);
+  jw_int(&w, "i", 1);
+  jw_raw_object(&w, "o", "{\n\t\"k\": [1, 2]\r\n}");
+  jw_obj_end(&w);
+  jw_end_line(&w);
+  fclose(f);
+  CHECK(strcmp(buf, "{\"i\":1,\"o\":{  \"k\": [1, 2]  }}\n") == 0);
+  free(buf);
   TEST_MAIN_END();
 }

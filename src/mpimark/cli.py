@@ -50,7 +50,7 @@ class MpimarkGroup(click.Group):
             code = 130
         except (ResultsError, MpimarkError) as exc:  # MpimarkError: StoreError and the like
             error_line(str(exc))
-            code = 1
+            code = getattr(exc, "exit_code", 1)  # 2 where the error is bad input (MpimarkError subclasses)
         except OSError as exc:
             error_line(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
             code = 1

@@ -61,7 +61,7 @@ def setup_env() -> None:
 
 @pytest.fixture(scope="session")
 def available(setup_env) -> dict[str, mpi.MpiImpl]:
-    return {impl.name: impl for impl in mpi.discover()[0]}
+    return {impl.name: impl for impl in mpi.discover()[0] if impl.kind != mpi.SMPI}  # not the simulator
 
 
 def mpimark(*args: str, timeout: float = TIMEOUT_S, env: dict[str, str] | None = None,

@@ -50,7 +50,8 @@ def locked_run(tmp_path, monkeypatch):
     Store(db).close()  # created, as `mpimark run` finds it
     locker = Locker(db)
     monkeypatch.setattr(locking, "NEWS_EVERY_S", 0.2)
-    monkeypatch.setattr(recording.launch, "command", lambda impl, n, core, suite, args, json_path, placement, srun:
+    monkeypatch.setattr(recording.launch, "command",
+                        lambda impl, n, core, suite, args, json_path, placement, srun, simulation:
                         ([sys.executable, str(FAKE), "complete", "-json", str(json_path)], dict(os.environ)))
 
     def run(release_after: float | None):

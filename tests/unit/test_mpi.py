@@ -55,6 +55,7 @@ def fake_system(tmp_path, monkeypatch):
     (OPEN_MPI, ("openmpi", "Open MPI", "4.1.4")),
     ("MPICH Version:\t4.0.2", ("mpich", "MPICH", "4.0.2")),
     ("Intel(R) MPI Library 2021.18.1 for Linux* OS", ("impi", "Intel MPI", "2021.18.1")),
+    ("SMPI Version 3.32. Copyright The SimGrid Team 2007-2022", ("smpi", "SimGrid SMPI", "3.32")),
     ("FooMPI 1.0 (c) Foo", ("mpi", "FooMPI", "unknown")),
 ])
 def test_identify(line, expected):

@@ -47,7 +47,19 @@ typedef struct {
   int clock_worst_rank;
   int timer_ok;             /* every rank monotonic and the clocks agree within the model's bounds */
   int loaded, oversubscribed, noisy;
+  int simulated;            /* MPIMARK_SIMULATED: nothing measured, every check skipped (SELFCHECK_SKIPPED) */
 } selfcheck_t;
+
+/* The checks a core built against a simulator (SimGrid SMPI) skips, and why: under simulation the
+ * timer reads the simulator's clock and the ranks share one process of the host running it, so the
+ * timer, noise, load and core checks say nothing about the simulated platform. The run record lists
+ * them (selfcheck.skipped); the rest of the core (-check data validation) is unchanged. */
+typedef struct {
+  const char *check;
+  const char *reason;
+} skipped_check_t;
+extern const skipped_check_t SELFCHECK_SKIPPED[];
+extern const int SELFCHECK_SKIPPED_N;
 
 /* Collective over MPI_COMM_WORLD, after clocksync_build (its check is the
  * agreement test; NULL where a tool builds no clock model: not compared).

@@ -2,6 +2,7 @@
 #include "engine/sysinfo.h"
 #include "util/timer.h"
 
+#include <math.h>
 #include <mpi.h>
 #include <sched.h>
 #include <stdio.h>
@@ -44,6 +45,9 @@ static void machine_key(char *key, const char *host) {
     fclose(f);
   }
   id[strcspn(id, "\n")] = 0;
+#if MPIMARK_SIMULATED
+  id[0] = 0; /* every simulated host runs on this one kernel: the simulated host is the machine */
+#endif
   if (id[0]) snprintf(key, MACHINE_KEY_LEN, "boot:%s", id);
   else snprintf(key, MACHINE_KEY_LEN, "host:%s", host);
 }
@@ -101,9 +105,19 @@ typedef struct {
 } rank_place_t;
 
 static rank_place_t *places; /* rank 0: one per world rank */
-static char *place_hosts;    /* rank 0: MPI_MAX_PROCESSOR_NAME per world rank */
+static int *place_host;      /* rank 0: per world rank, its host's index in info->hosts */
+static int *host_ranks;      /* rank 0: per host of info->hosts, its ranks */
 static char env_names[ENV_LEN];
 static int n_env_names;
+static int64_t collect_start_ns; /* when run_info_collect began: the run record's startup_s */
+static int collect_started;      /* collect_start_ns is set (0 is a valid time: SMPI's clock starts at 0) */
+
+int per_rank_listed(int P) {
+  const char *asked = getenv("MPIMARK_PER_RANK");
+  return P <= PER_RANK_LIST_MAX || (asked && strcmp(asked, "1") == 0);
+}
+
+double sysinfo_startup_s(void) { return collect_started ? (double)(now_ns() - collect_start_ns) * 1e-9 : NAN; }
 
 static void affinity_list(char *out, size_t len) {
   out[0] = 0;
@@ -149,7 +163,7 @@ static void read_env_names(void) {
   }
 }
 
-static void collect_placement(int rank, int P, const char *all_hosts) {
+static void collect_placement(int rank) {
   rank_place_t me;
   memset(&me, 0, sizeof(me));
 #ifdef __linux__
@@ -172,48 +186,231 @@ static void collect_placement(int rank, int P, const char *all_hosts) {
     if (used >= sizeof(me.env)) break;
   }
   if (rank == 0) {
+    int P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
     places = malloc(sizeof(rank_place_t) * (size_t)P);
-    place_hosts = malloc((size_t)P * MPI_MAX_PROCESSOR_NAME);
-    memcpy(place_hosts, all_hosts, (size_t)P * MPI_MAX_PROCESSOR_NAME);
   }
   MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, places, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+/* Past PER_RANK_LIST_MAX ranks: at most SUMMARY_VALUES_MAX distinct values of one per-rank text field, each with
+ * how many ranks had it; the ranks with any other value are only counted. */
+#define SUMMARY_VALUES_MAX 16
+typedef struct {
+  const char *value[SUMMARY_VALUES_MAX]; /* NULL: unknown or not set */
+  long count[SUMMARY_VALUES_MAX];
+  int n;
+  long other;
+} value_counts_t;
+
+static void count_value(value_counts_t *c, const char *v) {
+  for (int i = 0; i < c->n; i++)
+    if ((v == NULL) == (c->value[i] == NULL) && (v == NULL || strcmp(v, c->value[i]) == 0)) {
+      c->count[i]++;
+      return;
+    }
+  if (c->n == SUMMARY_VALUES_MAX) {
+    c->other++;
+    return;
+  }
+  c->value[c->n] = v;
+  c->count[c->n++] = 1;
+}
+
+static void write_value_counts(jw_t *w, const char *key, const value_counts_t *c) {
+  jw_obj_begin(w, key);
+  jw_arr_begin(w, "values");
+  for (int i = 0; i < c->n; i++) {
+    jw_arr_begin(w, NULL);
+    jw_str(w, NULL, c->value[i]);
+    jw_int(w, NULL, c->count[i]);
+    jw_arr_end(w);
+  }
+  jw_arr_end(w);
+  jw_int(w, "other_ranks", c->other);
+  jw_obj_end(w);
+}
+
+/* The value of the i-th variable of MPIMARK_RECORD_ENV in one rank's place; NULL: not set or cut off. */
+static const char *env_value(const rank_place_t *p, int i) {
+  const char *value = p->env;
+  for (int k = 0; k < i; k++) {
+    if (value >= p->env + ENV_LEN) return NULL;
+    value += strlen(value) + 1;
+  }
+  if (value >= p->env + ENV_LEN || strcmp(value, "\1") == 0) return NULL;
+  return value;
+}
+
+/* Past the bound: ranks per node as [ranks, nodes] pairs, and ranges and counts instead of one entry per rank. */
+static void write_placement_summary(jw_t *w, const run_info_t *info) {
+  int P = info->processes, most = 0;
+  for (int h = 0; h < info->n_hosts; h++)
+    if (host_ranks[h] > most) most = host_ranks[h];
+  int *nodes_with = calloc((size_t)most + 1, sizeof(int));
+  for (int h = 0; h < info->n_hosts; h++) nodes_with[host_ranks[h]]++;
+  jw_arr_begin(w, "ranks_per_node_counts");
+  for (int k = 1; k <= most; k++) {
+    if (!nodes_with[k]) continue;
+    jw_arr_begin(w, NULL);
+    jw_int(w, NULL, k);
+    jw_int(w, NULL, nodes_with[k]);
+    jw_arr_end(w);
+  }
+  jw_arr_end(w);
+  free(nodes_with);
+
+  int cpu_min = -1, cpu_max = -1;
+  long cpu_unknown = 0;
+  value_counts_t cpus = {0}, env[ENV_NAMES_MAX];
+  memset(env, 0, sizeof(env));
+  for (int r = 0; r < P; r++) {
+    const rank_place_t *p = &places[r];
+    if (p->cpu < 0) cpu_unknown++;
+    else {
+      if (cpu_min < 0 || p->cpu < cpu_min) cpu_min = p->cpu;
+      if (p->cpu > cpu_max) cpu_max = p->cpu;
+    }
+    count_value(&cpus, p->cpus[0] ? p->cpus : NULL);
+    for (int i = 0; i < n_env_names; i++) count_value(&env[i], env_value(p, i));
+  }
+  jw_obj_begin(w, "ranks_summary");
+  jw_int(w, "ranks", P);
+  jw_obj_begin(w, "cpu");
+  if (cpu_min >= 0) jw_int(w, "min", cpu_min); else jw_null(w, "min");
+  if (cpu_max >= 0) jw_int(w, "max", cpu_max); else jw_null(w, "max");
+  jw_int(w, "unknown", cpu_unknown);
+  jw_obj_end(w);
+  write_value_counts(w, "cpus", &cpus);
+  if (n_env_names > 0) {
+    jw_obj_begin(w, "env");
+    const char *name = env_names;
+    for (int i = 0; i < n_env_names; i++, name += strlen(name) + 1) write_value_counts(w, name, &env[i]);
+    jw_obj_end(w);
+  }
+  jw_obj_end(w);
+}
+
+void sysinfo_write_hosts(jw_t *w, const run_info_t *info) {
+  int listed = per_rank_listed(info->processes);
+  int n = listed || info->n_hosts <= PER_RANK_LIST_MAX ? info->n_hosts : PER_RANK_LIST_MAX;
+  jw_obj_begin(w, "per_rank");
+  jw_int(w, "bound", PER_RANK_LIST_MAX);
+  jw_bool(w, "listed", listed);
+  jw_obj_end(w);
+  jw_arr_begin(w, "hosts");
+  for (int i = 0; i < n; i++) jw_str(w, NULL, info->hosts[i]);
+  jw_arr_end(w);
+  if (n < info->n_hosts) jw_int(w, "hosts_omitted", info->n_hosts - n);
 }
 
 void sysinfo_write_placement(jw_t *w, const run_info_t *info) {
   if (!places) return;
   jw_int(w, "nodes", info->n_hosts);
-  jw_arr_begin(w, "ranks_per_node");
-  for (int h = 0; h < info->n_hosts; h++) {
-    int n = 0;
-    for (int r = 0; r < info->processes; r++)
-      n += strcmp(place_hosts + (size_t)r * MPI_MAX_PROCESSOR_NAME, info->hosts[h]) == 0;
-    jw_int(w, NULL, n);
+  if (!per_rank_listed(info->processes)) {
+    write_placement_summary(w, info);
+    return;
   }
+  jw_arr_begin(w, "ranks_per_node");
+  for (int h = 0; h < info->n_hosts; h++) jw_int(w, NULL, host_ranks[h]);
   jw_arr_end(w);
   jw_arr_begin(w, "ranks");
   for (int r = 0; r < info->processes; r++) {
     const rank_place_t *p = &places[r];
     jw_obj_begin(w, NULL);
     jw_int(w, "rank", r);
-    jw_str(w, "host", place_hosts + (size_t)r * MPI_MAX_PROCESSOR_NAME);
+    jw_str(w, "host", info->hosts[place_host[r]]);
     if (p->cpu >= 0) jw_int(w, "cpu", p->cpu); else jw_null(w, "cpu");
     jw_str(w, "cpus", p->cpus[0] ? p->cpus : NULL);
     if (n_env_names > 0) {
       jw_obj_begin(w, "env");
-      const char *name = env_names, *value = p->env;
-      for (int i = 0; i < n_env_names; i++, name += strlen(name) + 1) {
-        if (value >= p->env + ENV_LEN) { /* cut off: the values before it filled the space */
-          jw_null(w, name);
-          continue;
-        }
-        jw_str(w, name, strcmp(value, "\1") == 0 ? NULL : value);
-        value += strlen(value) + 1;
-      }
+      const char *name = env_names;
+      for (int i = 0; i < n_env_names; i++, name += strlen(name) + 1) jw_str(w, name, env_value(p, i));
       jw_obj_end(w);
     }
     jw_obj_end(w);
   }
   jw_arr_end(w);
+}
+
+/* Which ranks share this rank's machine, without every rank holding every rank's key (P x P bytes in all: 8.7 GB
+ * at 4,096 ranks under SMPI, where all ranks live in one process): the ranks whose keys hash alike form a
+ * communicator; there the first rank's key is compared with each, and only where two machines' keys share a
+ * hash are that communicator's keys gathered. */
+static void machine_share(const char *key, int rank, host_share_t *share) {
+  uint32_t hash = 2166136261u; /* FNV-1a */
+  for (const char *c = key; *c; c++) hash = (hash ^ (unsigned char)*c) * 16777619u;
+  MPI_Comm same;
+  MPI_Comm_split(MPI_COMM_WORLD, (int)(hash & 0x7fffffff), rank, &same);
+  int m, me;
+  MPI_Comm_size(same, &m);
+  MPI_Comm_rank(same, &me);
+  char first[MACHINE_KEY_LEN];
+  memcpy(first, key, MACHINE_KEY_LEN);
+  MPI_Bcast(first, MACHINE_KEY_LEN, MPI_CHAR, 0, same);
+  int alike = strcmp(first, key) == 0, all_alike = 0;
+  MPI_Allreduce(&alike, &all_alike, 1, MPI_INT, MPI_LAND, same);
+  if (all_alike) {
+    share->ranks_on_host = m;
+    share->machine_reader = me == 0; /* the lowest world rank of the machine */
+  } else {
+    char *keys = malloc((size_t)m * MACHINE_KEY_LEN);
+    MPI_Allgather(key, MACHINE_KEY_LEN, MPI_CHAR, keys, MACHINE_KEY_LEN, MPI_CHAR, same);
+    share->ranks_on_host = 0;
+    share->machine_reader = 0;
+    for (int i = 0; i < m; i++) {
+      if (strcmp(keys + (size_t)i * MACHINE_KEY_LEN, key) != 0) continue;
+      if (share->ranks_on_host == 0) share->machine_reader = i == me;
+      share->ranks_on_host++;
+    }
+    free(keys);
+  }
+  MPI_Comm_free(&same);
+}
+
+typedef struct {
+  const char *name;
+  int rank;
+} named_rank_t;
+
+static int by_name_then_rank(const void *a, const void *b) {
+  const named_rank_t *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Rank 0: info->hosts (distinct, in the order of their first rank), place_host and host_ranks from every rank's
+ * host name, by sorting: comparing each rank with each host found took P x hosts string compares (10^8 at 12,288
+ * ranks on as many simulated hosts). */
+static void distinct_hosts(run_info_t *info, const char *all, int P) {
+  named_rank_t *v = malloc(sizeof(*v) * (size_t)P);
+  for (int i = 0; i < P; i++) v[i] = (named_rank_t){all + (size_t)i * MPI_MAX_PROCESSOR_NAME, i};
+  qsort(v, (size_t)P, sizeof(*v), by_name_then_rank);
+  int *group = malloc(sizeof(int) * (size_t)P), groups = 0;
+  for (int i = 0; i < P; i++) {
+    if (i == 0 || strcmp(v[i].name, v[i - 1].name) != 0) groups++;
+    group[v[i].rank] = groups - 1;
+  }
+  free(v);
+  int *order = malloc(sizeof(int) * (size_t)groups);
+  for (int g = 0; g < groups; g++) order[g] = -1;
+  info->hosts = malloc(sizeof(char *) * (size_t)groups);
+  host_ranks = calloc((size_t)groups, sizeof(int));
+  place_host = malloc(sizeof(int) * (size_t)P);
+  info->n_hosts = 0;
+  for (int r = 0; r < P; r++) {
+    int g = group[r];
+    if (order[g] < 0) {
+      const char *h = all + (size_t)r * MPI_MAX_PROCESSOR_NAME;
+      order[g] = info->n_hosts;
+      info->hosts[info->n_hosts] = malloc(strlen(h) + 1);
+      strcpy(info->hosts[info->n_hosts++], h);
+    }
+    place_host[r] = order[g];
+    host_ranks[order[g]]++;
+  }
+  free(order);
+  free(group);
 }
 
 void sysinfo_collect(run_info_t *info, host_share_t *share) {
@@ -223,38 +420,20 @@ void sysinfo_collect(run_info_t *info, host_share_t *share) {
   char name[MPI_MAX_PROCESSOR_NAME] = {0};
   int len;
   MPI_Get_processor_name(name, &len);
-  char *all = malloc((size_t)P * MPI_MAX_PROCESSOR_NAME);
-  MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, MPI_COMM_WORLD);
+  /* Only rank 0 needs the host names: gathered, not allgathered (P x P bytes under SMPI). */
+  char *all = rank == 0 ? malloc((size_t)P * MPI_MAX_PROCESSOR_NAME) : NULL;
+  MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
   char key[MACHINE_KEY_LEN] = {0};
   machine_key(key, name);
-  char *keys = malloc((size_t)P * MACHINE_KEY_LEN);
-  MPI_Allgather(key, MACHINE_KEY_LEN, MPI_CHAR, keys, MACHINE_KEY_LEN, MPI_CHAR, MPI_COMM_WORLD);
-  share->ranks_on_host = 0;
-  share->machine_reader = 0;
-  for (int i = 0; i < P; i++) {
-    if (strcmp(keys + (size_t)i * MACHINE_KEY_LEN, key) != 0) continue;
-    if (share->ranks_on_host == 0) share->machine_reader = i == rank; /* the first of the machine */
-    share->ranks_on_host++;
-  }
-  free(keys);
+  machine_share(key, rank, share);
   share->mem_available = mem_available_bytes();
 
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int over = share->ranks_on_host > cores, any_over = 0;
   MPI_Reduce(&over, &any_over, 1, MPI_INT, MPI_LOR, 0, MPI_COMM_WORLD);
-  collect_placement(rank, P, all);
+  collect_placement(rank);
   if (rank == 0) {
-    info->hosts = malloc(sizeof(char *) * (size_t)P);
-    info->n_hosts = 0;
-    for (int i = 0; i < P; i++) {
-      const char *h = all + (size_t)i * MPI_MAX_PROCESSOR_NAME;
-      int seen = 0;
-      for (int j = 0; j < info->n_hosts; j++) seen |= strcmp(info->hosts[j], h) == 0;
-      if (!seen) {
-        info->hosts[info->n_hosts] = malloc(strlen(h) + 1);
-        strcpy(info->hosts[info->n_hosts++], h);
-      }
-    }
+    distinct_hosts(info, all, P);
     info->processes = P;
     info->cores_online = (int)cores;
     info->oversubscribed = any_over;
@@ -280,6 +459,8 @@ void sysinfo_collect(run_info_t *info, host_share_t *share) {
 
 void run_info_collect(run_info_t *info, host_share_t *share, int argc, char **argv, const char *thread_requested,
                       const char *thread_provided) {
+  collect_start_ns = now_ns();
+  collect_started = 1;
   info->argc = argc;
   info->argv = argv;
   info->thread_requested = thread_requested;
@@ -293,5 +474,8 @@ void run_info_collect(run_info_t *info, host_share_t *share, int argc, char **ar
   snprintf(info->mpi_library, sizeof(info->mpi_library), "%s", lib);
   info->mpi_wtick = MPI_Wtick();
   sysinfo_collect(info, share);
-  timer_selftest(TIMER_SELFTEST_READS, &info->timer);
+  /* Under SMPI every clock read is a simulated call (a context switch): 15,000 of them on each of
+   * 12,288 ranks were most of a simulation's wall time, and the simulated clock has no resolution
+   * or overhead to find. A few reads keep the record's fields filled. */
+  timer_selftest(MPIMARK_SIMULATED ? 16 : TIMER_SELFTEST_READS, &info->timer);
 }

@@ -47,10 +47,24 @@ void load_average(double out[3]);
  * adds one where it has a clock model). */
 run_end_t run_end_now(int complete, int64_t t0, long results);
 
+/* The run record's per-rank lists (placement, clock offsets, self-check figures, the end's clock check) name every
+ * rank up to this many world ranks; past it they are summarized (counts, ranges, the extreme ranks), so neither
+ * rank 0's record nor the stream grows with P, unless the user asks for every rank: MPIMARK_PER_RANK=1
+ * (docs/results-format.md, "Per-rank fields past the bound"). */
+#define PER_RANK_LIST_MAX 64
+/* 1 when the per-rank lists of a run of P world ranks name every rank (rank 0 decides). */
+int per_rank_listed(int P);
+/* Seconds (rank 0's clock; simulated time under SMPI) since run_info_collect began: the run record's startup_s. */
+double sysinfo_startup_s(void);
+/* "per_rank" (the bound, whether every rank is listed), "hosts" (past the bound the first PER_RANK_LIST_MAX
+ * hosts) and "hosts_omitted" (only past it) into the open run object. */
+void sysinfo_write_hosts(jw_t *w, const run_info_t *info);
+
 /* Where every rank ran, as sysinfo_collect found it (rank 0 holds it): writes
  * "nodes", "ranks_per_node" (in the order of info->hosts) and "ranks" (per
  * world rank: host, the CPU it was on, the CPUs it may run on, and the values
- * of the variables named in MPIMARK_RECORD_ENV) into the open run object. */
+ * of the variables named in MPIMARK_RECORD_ENV) into the open run object;
+ * past PER_RANK_LIST_MAX "ranks_per_node_counts" and "ranks_summary" instead. */
 void sysinfo_write_placement(jw_t *w, const run_info_t *info);
 /* Collective over MPI_COMM_WORLD: everything of the run record that is not
  * the suite's own (argv, thread levels, MPI library and standard version,

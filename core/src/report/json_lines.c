@@ -3,6 +3,7 @@
 #include "report/reporter.h"
 #include "engine/datatypes.h"
 #include "report/records.h"
+#include "engine/sysinfo.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -127,9 +128,22 @@ static void json_result(reporter_t *r, const result_t *res) {
     jw_num(w, "window_usec", res->window_us);
     jw_int(w, "samples_attempted", res->repetitions * (res->loops > 0 ? res->loops : 1));
     jw_int(w, "invalid_samples", res->invalid_samples);
-    jw_arr_begin(w, "rank_median_usec");
-    for (int i = 0; i < res->n_rank_us; i++) jw_num(w, NULL, res->rank_median_us ? res->rank_median_us[i] : NAN);
-    jw_arr_end(w);
+    if (per_rank_listed(res->n_rank_us)) {
+      jw_arr_begin(w, "rank_median_usec");
+      for (int i = 0; i < res->n_rank_us; i++) jw_num(w, NULL, res->rank_median_us ? res->rank_median_us[i] : NAN);
+      jw_arr_end(w);
+    } else { /* past the bound (sysinfo.h): the range, not one value per rank in every result */
+      double lo = NAN, hi = NAN;
+      for (int i = 0; res->rank_median_us && i < res->n_rank_us; i++) {
+        double v = res->rank_median_us[i];
+        if (!isnan(v) && (isnan(lo) || v < lo)) lo = v;
+        if (!isnan(v) && (isnan(hi) || v > hi)) hi = v;
+      }
+      jw_arr_begin(w, "rank_median_usec_range");
+      jw_num(w, NULL, lo);
+      jw_num(w, NULL, hi);
+      jw_arr_end(w);
+    }
     jw_obj_end(w);
   }
   if (ok && res->ci_stop) {

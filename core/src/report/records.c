@@ -9,6 +9,12 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#if MPIMARK_SIMULATED
+#include <simgrid/version.h>  /* sg_version_get: the SimGrid library the simulation ran on */
+#endif
+
+/* The front end (mpimark run --mpi smpi) describes the simulation it set up, as one JSON object, here. */
+#define SIMULATION_ENV "MPIMARK_SIMULATION"
 
 /* A launcher of another MPI starts N singletons of this core, each rank 0 of
  * a world of one, all given the same -json path. Were they all to write it,
@@ -64,6 +70,52 @@ static void load_field(jw_t *w, const char *key, const double load[3]) {
   jw_arr_end(w);
 }
 
+/* Past PER_RANK_LIST_MAX ranks (sysinfo.h) a per-rank list keeps rank 0 and the extreme rank of each figure:
+ * the worst case a reader looks for stays in the record, and the list's length does not grow with P. */
+#define PICKED_MAX 8
+typedef struct {
+  int all; /* every rank listed */
+  int rank[PICKED_MAX];
+  int n;
+} rank_pick_t;
+
+static void pick_init(rank_pick_t *k, int P) {
+  k->all = per_rank_listed(P);
+  k->n = 1;
+  k->rank[0] = 0;
+}
+
+/* Adds the rank at which value(r) is largest (NaN never). */
+static void pick_max(rank_pick_t *k, int P, double (*value)(const void *, int), const void *ctx) {
+  int best = -1;
+  double top = 0;
+  for (int r = 0; r < P; r++) {
+    double v = value(ctx, r);
+    if (!isnan(v) && (best < 0 || v > top)) best = r, top = v;
+  }
+  if (best < 0) return;
+  for (int i = 0; i < k->n; i++)
+    if (k->rank[i] == best) return;
+  if (k->n < PICKED_MAX) k->rank[k->n++] = best;
+}
+
+static int picked(const rank_pick_t *k, int r) {
+  if (k->all) return 1;
+  for (int i = 0; i < k->n; i++)
+    if (k->rank[i] == r) return 1;
+  return 0;
+}
+
+/* After a per-rank array: how many ranks it left out, only where it left some. */
+static void pick_omitted(jw_t *w, const rank_pick_t *k, int P) {
+  if (!k->all) jw_int(w, "ranks_omitted", P - k->n);
+}
+
+static double clk_offset(const void *m, int r) { return fabs((double)((const clock_model_t *)m)->all[r].offset_ns); }
+static double clk_bound(const void *m, int r) { return ((const clock_model_t *)m)->all[r].bound_ns; }
+static double clk_residual(const void *m, int r) { return fabs(((const clock_model_t *)m)->residual_ns[r]); }
+static double clk_residual_bound(const void *m, int r) { return ((const clock_model_t *)m)->residual_bound_ns[r]; }
+
 /* The clock model (clocksync.h): SKaMPI offsets against world rank 0, their
  * bounds, and the check made right after with the model applied. */
 static void rec_clock_sync(jw_t *w, const clock_model_t *m) {
@@ -76,8 +128,15 @@ static void rec_clock_sync(jw_t *w, const clock_model_t *m) {
   jw_num(w, "duration_s", m->duration_s);
   jw_num(w, "max_bound_ns", m->max_bound_ns);
   jw_num(w, "max_residual_ns", m->max_residual_ns);
+  rank_pick_t k;
+  pick_init(&k, m->n);
+  pick_max(&k, m->n, clk_offset, m);
+  pick_max(&k, m->n, clk_bound, m);
+  pick_max(&k, m->n, clk_residual, m);
+  pick_max(&k, m->n, clk_residual_bound, m);
   jw_arr_begin(w, "ranks");
   for (int r = 0; r < m->n; r++) {
+    if (!picked(&k, r)) continue;
     jw_obj_begin(w, NULL);
     jw_int(w, "rank", r);
     jw_int(w, "offset_ns", m->all[r].offset_ns);
@@ -88,6 +147,7 @@ static void rec_clock_sync(jw_t *w, const clock_model_t *m) {
     jw_obj_end(w);
   }
   jw_arr_end(w);
+  pick_omitted(w, &k, m->n);
   jw_obj_end(w);
 }
 
@@ -123,10 +183,37 @@ static void rec_competition(jw_t *w, const selfcheck_t *s) {
   jw_arr_end(w);
 }
 
-/* The self-checks (selfcheck.h): the verdicts, then every rank's figures. */
+#define CHK(r) (&((const selfcheck_t *)s)->ranks[r])
+static double chk_overhead(const void *s, int r) { return CHK(r)->overhead_ns; }
+static double chk_granularity(const void *s, int r) { return CHK(r)->granularity_ns; }
+static double chk_not_monotonic(const void *s, int r) { return CHK(r)->monotonic ? NAN : 1; }
+static double chk_lost(const void *s, int r) { return CHK(r)->lost_share; }
+static double chk_interruption(const void *s, int r) { return CHK(r)->max_interruption_ns; }
+static double chk_crowding(const void *s, int r) {
+  return CHK(r)->cores > 0 ? (double)CHK(r)->ranks_on_host / CHK(r)->cores : NAN;
+}
+#undef CHK
+
+/* The self-checks (selfcheck.h): the verdicts, then every rank's figures (past the bound
+ * rank 0's and the worst ranks'). */
 static void rec_selfcheck(jw_t *w, const selfcheck_t *s) {
   if (!s->done) {
     jw_null(w, "selfcheck");
+    return;
+  }
+  if (s->simulated) {  /* nothing measured: which checks were skipped, and why (selfcheck.h) */
+    jw_obj_begin(w, "selfcheck");
+    jw_bool(w, "simulated", 1);
+    jw_num(w, "mpi_wtick_s", s->wtick_s);
+    jw_arr_begin(w, "skipped");
+    for (int i = 0; i < SELFCHECK_SKIPPED_N; i++) {
+      jw_obj_begin(w, NULL);
+      jw_str(w, "check", SELFCHECK_SKIPPED[i].check);
+      jw_str(w, "reason", SELFCHECK_SKIPPED[i].reason);
+      jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
     return;
   }
   jw_obj_begin(w, "selfcheck");
@@ -145,9 +232,18 @@ static void rec_selfcheck(jw_t *w, const selfcheck_t *s) {
   jw_num(w, "high_lost_share", NOISE_HIGH_LOST);
   jw_num(w, "high_interruption_ns", NOISE_HIGH_MAX_NS);
   jw_obj_end(w);
+  rank_pick_t k;
+  pick_init(&k, s->n);
+  pick_max(&k, s->n, chk_overhead, s);
+  pick_max(&k, s->n, chk_granularity, s);
+  pick_max(&k, s->n, chk_not_monotonic, s);
+  pick_max(&k, s->n, chk_lost, s);
+  pick_max(&k, s->n, chk_interruption, s);
+  pick_max(&k, s->n, chk_crowding, s);
   jw_arr_begin(w, "ranks");
   for (int r = 0; r < s->n; r++) {
     const rank_check_t *x = &s->ranks[r];
+    if (!picked(&k, r)) continue;
     jw_obj_begin(w, NULL);
     jw_int(w, "rank", r);
     jw_num(w, "timer_overhead_ns", x->overhead_ns);
@@ -164,8 +260,30 @@ static void rec_selfcheck(jw_t *w, const selfcheck_t *s) {
     jw_obj_end(w);
   }
   jw_arr_end(w);
+  pick_omitted(w, &k, s->n);
   rec_competition(w, s);
   jw_obj_end(w);
+}
+
+/* Only in a core built against SimGrid SMPI: the times of this run are the simulator's, on the platform
+ * described by "setup" ($MPIMARK_SIMULATION copied verbatim when it is one JSON object, else null:
+ * an smpirun started by hand, or text the core cannot vouch for). */
+static void rec_simulation(jw_t *w) {
+#if MPIMARK_SIMULATED
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  char version[48];
+  snprintf(version, sizeof(version), "%d.%d.%d", major, minor, patch);
+  jw_obj_begin(w, "simulation");
+  jw_str(w, "simulator", "SimGrid SMPI");
+  jw_str(w, "version", version);
+  const char *setup = getenv(SIMULATION_ENV);
+  if (setup && json_is_object(setup)) jw_raw_object(w, "setup", setup);
+  else jw_null(w, "setup");
+  jw_obj_end(w);
+#else
+  (void)w;
+#endif
 }
 
 void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
@@ -189,9 +307,8 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_str(w, "thread_level_requested", in->thread_requested);
   jw_str(w, "thread_level_provided", in->thread_provided);
   jw_obj_end(w);
-  jw_arr_begin(w, "hosts");
-  for (int i = 0; i < in->n_hosts; i++) jw_str(w, NULL, in->hosts[i]);
-  jw_arr_end(w);
+  rec_simulation(w);
+  sysinfo_write_hosts(w, in);
   jw_int(w, "processes", in->processes);
   jw_int(w, "cores_online", in->cores_online);
   jw_bool(w, "oversubscribed", in->oversubscribed);
@@ -213,13 +330,17 @@ void rec_run_begin(jw_t *w, const run_info_t *in, const suite_desc *suite) {
   jw_str(w, "c_flags", MPIMARK_C_FLAGS);
   jw_obj_end(w);
   jw_obj_begin(w, "timer");
-  jw_str(w, "source", "clock_gettime(CLOCK_MONOTONIC)");
+  /* SMPI's smpicc turns the core's clock_gettime into smpi_clock_gettime: the simulated clock. */
+  jw_str(w, "source", MPIMARK_SIMULATED ? "SimGrid's simulated clock (clock_gettime under SMPI)"
+                                        : "clock_gettime(CLOCK_MONOTONIC)");
   jw_num(w, "overhead_ns", in->timer.overhead_ns);
   jw_num(w, "granularity_ns", in->timer.granularity_ns);
   jw_bool(w, "monotonic", in->timer.monotonic);
   jw_num(w, "mpi_wtick_s", in->mpi_wtick);
   jw_obj_end(w);
   load_field(w, "load_average_before", in->load_before);
+  /* From the run record's gathering to this record: what the core spent before its first timed loop. */
+  jw_num(w, "startup_s", sysinfo_startup_s());
   if (in->clock && in->clock->valid) rec_clock_sync(w, in->clock);
   if (in->selfcheck) rec_selfcheck(w, in->selfcheck);
   bench_facts_write_suite(w, "benchmark_facts", suite);
@@ -328,6 +449,12 @@ void rec_event(jw_t *w, const event_t *ev) {
   rec_close(w);
 }
 
+static double end_error(const void *e, int r) {
+  const run_end_t *end = e;
+  return fabs(end->clock_residual_ns[r]) + end->clock_bound_ns[r];
+}
+static double end_drift(const void *e, int r) { return fabs(((const run_end_t *)e)->clock_drift_ppm[r]); }
+
 void rec_end(jw_t *w, const run_end_t *end) {
   jw_obj_begin(w, NULL);
   jw_str(w, "type", "end");
@@ -346,8 +473,13 @@ void rec_end(jw_t *w, const run_end_t *end) {
     }
     jw_num(w, "max_residual_ns", worst);
     jw_num(w, "max_drift_ppm", worst_drift);
+    rank_pick_t k;
+    pick_init(&k, end->clock_n);
+    pick_max(&k, end->clock_n, end_error, end);
+    pick_max(&k, end->clock_n, end_drift, end);
     jw_arr_begin(w, "ranks");
     for (int r = 0; r < end->clock_n; r++) {
+      if (!picked(&k, r)) continue;
       jw_obj_begin(w, NULL);
       jw_int(w, "rank", r);
       jw_num(w, "residual_ns", end->clock_residual_ns[r]);
@@ -356,6 +488,7 @@ void rec_end(jw_t *w, const run_end_t *end) {
       jw_obj_end(w);
     }
     jw_arr_end(w);
+    pick_omitted(w, &k, end->clock_n);
     jw_obj_end(w);
   }
   rec_close(w);

@@ -24,6 +24,12 @@ void jw_int(jw_t *w, const char *key, int64_t v);
 void jw_num(jw_t *w, const char *key, double v);        /* NaN or inf writes null */
 void jw_bool(jw_t *w, const char *key, int v);
 void jw_null(jw_t *w, const char *key);
+/* 1 when text is exactly one JSON object (RFC 8259, whitespace around it allowed, nesting at most
+ * JW_MAX_DEPTH deep); 0 for anything else. Guards jw_raw_object against text from outside. */
+int json_is_object(const char *text);
+/* Writes text, which must pass json_is_object, as the member's value verbatim; its whitespace
+ * (outside strings, where JSON allows no control characters) becomes spaces, so the record stays one line. */
+void jw_raw_object(jw_t *w, const char *key, const char *text);
 /* Ends a top-level record: newline and flush, so a killed run keeps it. */
 void jw_end_line(jw_t *w);
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -21,11 +22,12 @@ from mpimark.records.mpi_library import label as library_label
 from mpimark.presentation import comparison, gate_text
 from mpimark.presentation.cells import terminal
 from mpimark.presentation.selfcheck_notes import series_warnings
-from mpimark.records import placement
+from mpimark.records import placement, simulation
 from mpimark.storage import studies
 from mpimark.storage.uniformity import mixed_launches
 from mpimark.storage.importers import FORMATS as IMPORT_FORMATS, file_sha256, parse_file, store_parsed
-from mpimark.storage.selection import by_placement, load, resolve, run_label, Series, streamed
+from mpimark.storage.simulated import by_simulation
+from mpimark.storage.selection import by_placement, load, resolve, run_label, Series, streamed, with_results_of
 from mpimark.storage.store import Store
 
 class ByteSize(click.ParamType):
@@ -75,7 +77,9 @@ def _one_series(store: Store, selector: str, side: str, results: bool = True) ->
 
 def _describe(series: Series) -> str:
     ids = ", ".join(str(run.row.id) for run in series.runs)
-    return f"{series.label} (run{'s' if len(series.runs) > 1 else ''} {ids})"
+    simulated = _simulation_of(series)  # in every header and legend that names the side
+    return f"{series.label} (run{'s' if len(series.runs) > 1 else ''} {ids}" + (
+        f"; {simulation.label(simulated)})" if simulated else ")")
 
 
 class ByteSizes(click.ParamType):
@@ -119,7 +123,8 @@ def _only_sizes(runs: Iterable[Iterable[dict]], sizes: list[int] | None) -> list
                    "many launches a side would).")
 @click.option("--allow-mixed", is_flag=True,
               help="Compare a side whose launches are not one condition (another MPI library, placement or job "
-                   "size pooled in the same rows), with a warning, instead of refusing it.")
+                   "size, or simulated and measured launches, pooled in the same rows), with a warning, instead of "
+                   "refusing it.")
 @db_option
 def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
                     correction: str, fail_if_slower: float | None, allow_mixed: bool, db: str | None) -> None:
@@ -138,16 +143,18 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
     decided, not slower by 5 % (every geomean's interval below 1.05); 3:
     decided, slower (an interval above 1.05); 4: undecided (too few launches,
     or an interval across 1.05; the summary says how many launches a side
-    would likely decide). 1 is an error, 2 a usage error.
+    would likely decide). 1 is an error, 2 a usage error, a simulated side
+    against a measured one included (SimGrid SMPI runs: a model, no verdict).
     """
     if b is None:
-        gated = _compare_study(a, baseline, sizes, fmt, alpha, correction, allow_mixed, db)
+        gated = _compare_study(a, baseline, sizes, fmt, alpha, correction, allow_mixed, db, fail_if_slower)
         _gate(gated, fail_if_slower, fmt, alpha, named=True)
         return
     if baseline:
         raise click.UsageError("--baseline goes with a study alone (mpimark compare STUDY --baseline IMPL)")
     with Store(db, for_reading=True) as store:  # each run read as compared: two runs of any size
         side_a, side_b = _one_series(store, a, "A", results=False), _one_series(store, b, "B", results=False)
+        _refuse_simulated_gate([("A", side_a), ("B", side_b)], fail_if_slower)
         mixed = _mixed(store, [("A", side_a), ("B", side_b)], allow_mixed)
         result = compare_launches(_only_sizes(streamed(store, side_a), sizes),
                                   _only_sizes(streamed(store, side_b), sizes), alpha, correction)
@@ -156,8 +163,8 @@ def compare_command(a: str, b: str | None, baseline: str | None, sizes: list[int
                            "group and size); 'mpimark show RUN' lists what each holds")
     label_a, label_b = _describe(side_a), _describe(side_b)
     result = _with_placement_notes(result, side_a, side_b, "A", "B")
-    result = dataclasses.replace(result, warnings=[*mixed, *_self_checks([("A", side_a), ("B", side_b)]),
-                                                   *result.warnings])
+    result = dataclasses.replace(result, warnings=[*_simulated([("A", side_a), ("B", side_b)]), *mixed,
+                                                   *_self_checks([("A", side_a), ("B", side_b)]), *result.warnings])
     if fmt == "table":
         terminal = _console()
         for part in comparison.rich_parts(result, label_a, label_b, terminal.width):
@@ -191,6 +198,33 @@ def _mixed(store: Store, sides: list[tuple[str, Series]], allowed: bool) -> list
                            "select launches of one condition (a run range such as 12-16, or a study's "
                            "implementation), or compare them anyway with --allow-mixed")
     return reasons
+
+
+def _simulation_of(series: Series) -> dict | None:
+    """The simulation of a side's runs (records/simulation.py), None when they were measured. A side pooling
+    both is refused (or warned of, --allow-mixed) by _mixed; its first simulated run stands for it here."""
+    return next((run.row.simulation for run in series.runs if run.row.simulation), None)
+
+
+def _simulated(sides: list[tuple[str, Series]]) -> list[str]:
+    """A line where a simulated side meets a measured one, or sides simulated on different platforms: their
+    difference is a model's, not a measurement's, and a reader must not take it for one."""
+    return simulation.mixing([(name, _simulation_of(series)) for name, series in sides])
+
+
+def _refuse_simulated_gate(sides: list[tuple[str, Series]], threshold: float | None) -> None:
+    """The gate gives no verdict between a simulated side and a measured one: slower or not, it would say
+    how far the simulator's model is from the machine, not whether a change made anything slower."""
+    if threshold is None:
+        return
+    simulated = [name for name, series in sides if _simulation_of(series)]
+    measured = [name for name, series in sides if not _simulation_of(series)]
+    if simulated and measured:
+        raise click.UsageError(
+            f"--fail-if-slower: {' and '.join(simulated)} {'is' if len(simulated) == 1 else 'are'} simulated, "
+            f"{' and '.join(measured)} measured; the gate decides between runs of one kind only (a simulated "
+            "run against a measured one tells the model's error, not a regression); compare them without "
+            "--fail-if-slower to see the difference")
 
 
 def _self_checks(sides: list[tuple[str, Series]]) -> list[str]:
@@ -235,21 +269,26 @@ def study_comparisons(store: Store, selector: str, baseline: str | None = None, 
         compared = compare_launches(_only_sizes(streamed(store, base), sizes),
                                     _only_sizes(streamed(store, other), sizes), alpha, correction)
         compared = _with_placement_notes(compared, base, other, base.label, other.label)
-        notes = [m for m in mixed if m.startswith((f"{base.label} ", f"{other.label} "))]
+        notes = _simulated([(base.label, base), (other.label, other)])
+        notes += [m for m in mixed if m.startswith((f"{base.label} ", f"{other.label} "))]
         notes += _self_checks([(base.label, base), (other.label, other)])
         pairs.append((other.label, dataclasses.replace(compared, warnings=[*notes, *compared.warnings])))
     return series, base, pairs
 
 
 def _compare_study(selector: str, baseline: str | None, sizes: list[int] | None, fmt: str, alpha: float,
-                   correction: str, allow_mixed: bool, db: str | None) -> gate_text.Gated:
+                   correction: str, allow_mixed: bool, db: str | None, fail_if_slower: float | None = None
+                   ) -> gate_text.Gated:
     with Store(db, for_reading=True) as store:
+        if fail_if_slower is not None:  # before any comparison is made: refused, it would decide nothing
+            _refuse_simulated_gate([(s.label, s) for s in resolve(store, selector, False)], fail_if_slower)
         series, base, pairs = study_comparisons(store, selector, baseline, sizes, alpha, correction, allow_mixed)
     if not any(c.rows for _, c in pairs):
         raise MpimarkError(f"the implementations of {selector} have no measured row in common (same benchmark, "
                            "processes, mode, group and size)")
     described = {s.label: f"{_library(s)}, run{'s' if len(s.runs) > 1 else ''} "
-                          f"{', '.join(str(run.row.id) for run in s.runs)}" for s in series}
+                          f"{', '.join(str(run.row.id) for run in s.runs)}"
+                          + (f", {simulation.label(_simulation_of(s))}" if _simulation_of(s) else "") for s in series}
     if fmt == "table":
         terminal = _console(100 + 45 * len(pairs))
         for part in comparison.many_rich_parts(base.label, pairs, described, terminal.width):
@@ -270,14 +309,16 @@ def plot_command(selectors: tuple[str, ...], directory: str, fmt: str, size: int
     """Plot time and bandwidth against message size, and collectives' time against process count.
 
     One figure per benchmark and process count; the runs overlaid, named by
-    their MPI library. RUN is a run id, STUDY all implementations of a study,
-    STUDY:IMPL one of them."""
+    their MPI library. A benchmark measured at more than 4 process counts
+    gets one figure per series instead, with a line per count. RUN is a run
+    id, STUDY all implementations of a study, STUDY:IMPL one of them."""
     # matplotlib takes a second to import: only for the commands that draw
     from mpimark.presentation import plots
 
     written = 0
     with Store(db, for_reading=True) as store:
-        series = by_placement(load(store, selectors, results=False))
+        # simulated runs: series of their own, "(simulated, PLATFORM)" in every legend (storage/simulated.py)
+        series = by_simulation(by_placement(load(store, selectors, results=False)))
         # a benchmark at a time, each plot written as it is drawn: runs of any size, one series or several
         for batch in filter(None, _plots_by_benchmark(store, series, size)):
             for path in plots.write(batch, Path(directory), fmt,
@@ -297,9 +338,11 @@ def _plots_by_benchmark(store: Store, series: list[Series], size: int | None) ->
     from mpimark.presentation import by_benchmark, plots
 
     keys, collectives = by_benchmark.order(store, series)
-    style = plots.styles(series)
+    style, many = plots.styles(series), plots.many_counts(keys)  # many: one figure for all counts
     yield from by_benchmark.tables(store, series, keys, lambda key, lines, narrow: plots.table_plots(
-        key, lines, style, plots.skipped_sizes(key, narrow)))
+        key, lines, style, plots.skipped_sizes(key, narrow)) if plots.family(key) not in many else [])
+    for found in sorted(many, key=lambda f: [plots.family(k) for k in keys].index(f)):
+        yield plots.counts_plots(found, with_results_of(store, series, (found[0],)))
     yield from by_benchmark.each(store, series, collectives, lambda benchmark, narrow: list(
         filter(None, [plots.scaling_plot(benchmark, narrow, size)])))
 
@@ -375,6 +418,9 @@ def import_command(files: tuple[str, ...], fmt: str, mpi_name: str | None, proce
                 for warning in getattr(item, "warnings", []):  # IMB text's are known once it is read
                     note(f"warning: {item.path}: {warning}")
                 notes = [*item.notes, *([item.incomplete] if getattr(item, "incomplete", None) else [])]
+                # a stream of the core under SimGrid SMPI says so (the column alone: a run's row counts its results)
+                simulated = store.query("SELECT simulation FROM runs WHERE id = ?", (run_id,))[0][0]
+                notes += [simulation.phrase(json.loads(simulated))] if simulated else []
                 said = f"; {'; '.join(notes)}" if notes else ""
                 status = f", {item.status}" if getattr(item, "status", "complete") != "complete" else ""
                 echo_stored(f"{item.path}: run {run_id}, {item.count} results ({item.fmt}{status}){said}", layout=False)
@@ -407,11 +453,15 @@ def study_list(study: str | None, db: str | None) -> None:
     """List the studies (or one study) and their runs."""
     with Store(db, for_reading=True) as store:
         found = studies.members(store, study)
+        # a simulated member says so (a third column): a study may hold both kinds, compare must not pool them
+        simulated = {run_id: simulation.label(json.loads(text)) for run_id, text in
+                     store.query("SELECT id, simulation FROM runs WHERE simulation IS NOT NULL")}
     if not found:
         click.echo(f"no study {study!r}" if study else "no studies")
         return
     for member in found:
-        click.echo(f"{terminal(f'{member.study}:{member.implementation}')}\trun {member.run_id}")
+        mark = f"\t({simulated[member.run_id]})" if simulated.get(member.run_id) else ""
+        click.echo(f"{terminal(f'{member.study}:{member.implementation}')}\trun {member.run_id}{mark}")
     if study:
         with Store(db, for_reading=True) as store:
             for plan in studies.plans(store, study):

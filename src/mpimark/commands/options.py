@@ -15,7 +15,8 @@ import re
 import click
 
 from mpimark.execution import placement as placement_module
-from mpimark.execution import slurm
+from mpimark.execution import platforms, simulation, slurm
+from mpimark.execution.mpi import SMPI
 from mpimark.execution.mpi import cores
 from mpimark.execution.placement import BINDS, Placement
 from mpimark.records import benchmarks, osu_columns
@@ -279,3 +280,56 @@ def launcher_options(function):
                         help="Start the ranks with the implementation's mpiexec, or with Slurm's srun "
                              "[default: srun inside a Slurm allocation when it has the PMI plugin needed, "
                              "else mpiexec].")(function)
+
+
+def simulation_options(function):
+    """--platform and --coll-selector: a run simulated by SimGrid's SMPI (--mpi smpi; docs/simulation.md)."""
+    function = click.option("--coll-selector", type=click.Choice(simulation.COLL_SELECTORS),
+                            help="SMPI's collective algorithms: those of this library "
+                                 f"[default: {simulation.DEFAULT_COLL_SELECTOR}; --mpi smpi only].")(function)
+    return click.option("--platform", "platform_name", metavar="NAME|FILE",
+                        help=f"The simulated machine of --mpi smpi: {', '.join(platforms.SHIPPED_NAMES)} "
+                             "(shipped; NAME:SIZE for other sizes) or a SimGrid platform XML file.")(function)
+
+
+# Placement options that say where real processes go: a simulation places its ranks on the platform's hosts.
+_NOT_SIMULATED = {"hosts": "--hosts", "hostfile": "--hostfile", "bind": "--bind", "oversubscribe": "--oversubscribe"}
+
+
+def simulation_of(mpi_name: str | None, platform_name: str | None, coll_selector: str | None, params: dict,
+                  launcher: str | None) -> simulation.Simulation | None:
+    """The Simulation the options ask for (popping the placement options from params), or None.
+
+    One line, exit 2, for what a simulation cannot take or a measured run cannot: --platform or
+    --coll-selector without --mpi smpi, --mpi smpi without --platform, --hosts/--bind/--launcher srun
+    with it, and a --platform that names no SimGrid platform.
+    """
+    if mpi_name != SMPI:
+        for given, option in ((platform_name, "--platform"), (coll_selector, "--coll-selector")):
+            if given is not None:
+                raise click.UsageError(f"{option} is for simulated runs: give --mpi {SMPI} with it "
+                                       "(SimGrid SMPI), or leave it out")
+        return None
+    if platform_name is None:
+        raise click.UsageError(f"--mpi {SMPI} simulates a machine: give --platform NAME|FILE, a shipped "
+                               f"platform ({', '.join(platforms.SHIPPED_NAMES)}) or a SimGrid platform XML file")
+    for name, option in _NOT_SIMULATED.items():
+        if params.get(name):
+            raise click.UsageError(f"{option} does not apply to a simulated run: the ranks go on the hosts of "
+                                   "--platform, --ppn K on each")
+    if launcher == "srun":
+        raise click.UsageError(f"--launcher srun does not start simulated runs: --mpi {SMPI} runs smpirun")
+    try:
+        platform = platforms.resolve(platform_name)
+    except platforms.PlatformError as exc:
+        raise click.UsageError(str(exc)) from None
+    return simulation.Simulation(platform=platform, ppn=params.get("ppn") or 1,
+                                 coll_selector=coll_selector or simulation.DEFAULT_COLL_SELECTOR,
+                                 launcher_args=tuple(params.get("launcher_args") or ()))
+
+
+def simulated_placement(params: dict) -> Placement:
+    """The placement of a simulated run: only its --env (for smpirun's environment); the options popped."""
+    values = {name: params.pop(name) for name in PLACEMENT_PARAMS}
+    params.pop("oversubscribe", False)
+    return Placement(env=placement_module.parse_env(values["env"] or ()))

@@ -22,6 +22,7 @@ import click
 from mpimark.commands import error_line, locked_end, note, outputs
 from mpimark.commands.options import exit_status
 from mpimark.execution import launch, matrix, slurm
+from mpimark.execution import simulation as simulation_module
 from mpimark.execution.mpi import MpiImpl
 from mpimark.execution import machine
 from mpimark.execution.placement import Placement
@@ -33,7 +34,7 @@ from mpimark.storage.store import being_imported, owner_alive, Store, StoreLocke
 def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
                json_path: Path | str | None = None, *, timeout: float | None = None, quiet: bool = False,
                stamp_env: str | None = None, placement: Placement = Placement(),
-               srun: slurm.Srun | None = None,
+               srun: slurm.Srun | None = None, simulation: simulation_module.Prepared | None = None,
                measurement: int | Literal["new"] | None = None) -> tuple[int, launch.Outcome]:
     """One launch stored as one run: begun, every record as it arrives, finished with its outcome.
 
@@ -43,6 +44,7 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     (locked_end.store_end, bounded), so a run that ends during a long import is stored whole.
     The placement asked for is stored with the run (None when it is the default).
     srun: launch with Slurm's srun (slurm.resolve) instead of impl's mpiexec.
+    simulation: SimGrid SMPI's platform and host file (execution/simulation.py), for --mpi smpi.
     json_path None: the stream goes to a file beside the database (Store.stream_dir), recorded with
     the run so `mpimark recover` finds it should this process die, and removed once the run is finished.
     measurement: as Store.begin_run's ("new", the id of its first run, or None: a run alone).
@@ -50,7 +52,8 @@ def run_stored(store: Store, impl: MpiImpl, processes: int, core: Path | str, su
     scratch = json_path is None
     if scratch:
         json_path = _stream_file(store)
-    argv, env = launch.command(impl, processes, core, suite, args, json_path, placement, srun=srun)
+    argv, env = launch.command(impl, processes, core, suite, args, json_path, placement, srun=srun,
+                               simulation=simulation)
     count_hint = srun.hint if srun else None
     run_id = locking.when_free(store, lambda: store.begin_run(
         launch_command=argv, environment=env, mpi_name=impl.name, mpi_prefix=impl.prefix,

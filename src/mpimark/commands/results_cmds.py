@@ -14,13 +14,13 @@ from rich.table import Table
 from rich.text import Text
 
 from mpimark.commands import console, db_option, echo_stored, error_line, jobs, locked_end, note, outputs, recording
-from mpimark.presentation import imb_text, osu_text, placement, rigour, study_export, tools
+from mpimark.presentation import hosts as host_list, imb_text, osu_text, placement, rigour, study_export, tools
 from mpimark.presentation.cells import text as cell_text
 from mpimark.presentation.export import (csv_chunks, describe, export, export_chunks, FORMATS as EXPORT_FORMATS,
                                          markdown_export_chunks, streams)
 from mpimark.presentation.summary import describe_run, EXPORTS, rich_parts, to_rich
 from mpimark.errors import MpimarkError
-from mpimark.records import machine
+from mpimark.records import machine, simulation
 from mpimark.records.benchmarks import UnknownBenchmark
 from mpimark.records.mpi_library import label as library_label
 from mpimark.records.results import group_results, read_records, ResultsError
@@ -66,16 +66,22 @@ def runs(db: str | None) -> None:
     launches = _launch_of(rows)  # runs of `mpimark run --launches N`: which launch of which measurement
     if launches:
         table.add_column("measurement", no_wrap=True)
+    # Runs on a simulated machine (SimGrid SMPI) are marked, with their platform: their times are a model's.
+    simulated = any(row.simulation for row in rows)
+    if simulated:
+        table.add_column("simulated", no_wrap=True)
     for row in rows:
         style = None if row.status == "complete" else "yellow"
         cells = [row.id, row.started_utc, _status(row), row.suite, _mpi(row), row.processes or row.requested_processes,
-                 placement.shape(row.nodes, row.ranks_per_node), ", ".join(row.hosts), row.results]
+                 placement.shape(row.nodes, row.ranks_per_node), host_list.listed(row.hosts, row.nodes), row.results]
         if slurm_jobs:
             job = slurm_jobs.get(row.id)
             reason = f" ({job.reason})" if job and job.reason else ""
             cells.append("" if job is None else f"{job.job_id} {job.state}{reason}")
         if launches:
             cells.append(launches.get(row.id, ""))
+        if simulated:
+            cells.append(simulation.label(row.simulation))
         table.add_row(*(cell_text(cell) for cell in cells), style=style)  # escapes shown, no rich markup
     console(sys.stdout).print(table)
 
@@ -260,7 +266,7 @@ def export_command(selector: str, fmt: str, per_sample: bool, output: str | None
                     _write_out(export_chunks(run, store.iter_records(row.id), fmt), output)
                     return
                 if fmt == "csv":
-                    _write_out(csv_chunks(row.id, lambda: store.iter_results(row.id)), output)
+                    _write_out(csv_chunks(row.id, lambda: store.iter_results(row.id), row.simulation), output)
                     return
                 if fmt == "markdown":  # a table at a time
                     _write_out(markdown_export_chunks(row, run, store.iter_tables(row.id)), output)

@@ -16,8 +16,9 @@ from rich.text import Text
 
 from mpimark.commands import console, db_option, error_line, note, preflight, recording, tilde
 from mpimark.commands.options import exit_status, launcher_options, launches_option, Seconds, mpi_options, \
-    PassThroughCommand, processes_option, placement, placement_options, suite_and_args
-from mpimark.execution import build, mpi, slurm
+    PassThroughCommand, processes_option, placement, placement_options, simulated_placement, simulation_of, \
+    simulation_options, suite_and_args
+from mpimark.execution import build, mpi, simulation, slurm
 from mpimark.storage.selection import selector_of
 from mpimark.storage.store import Store
 
@@ -29,6 +30,7 @@ from mpimark.storage.store import Store
 @mpi_options
 @launcher_options
 @placement_options
+@simulation_options
 @click.option("--timeout", type=Seconds(), metavar="SECONDS",
               help="Kill the job after this long and mark the run failed.")
 @db_option
@@ -40,7 +42,8 @@ from mpimark.storage.store import Store
 @click.pass_context
 def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: str | None, mpi_prefix: str | None,
         launcher: str | None, srun_mpi: str | None, timeout: float | None, db: str | None, json_file: str | None,
-        quiet: bool, launches: int, **placement_params) -> None:
+        quiet: bool, launches: int, platform_name: str | None, coll_selector: str | None,
+        **placement_params) -> None:
     """Run benchmarks under MPI and store every result.
 
     SUITE is mpi1 (the default), nbc, mpi4 (MPI-4 libraries only), ext, rma,
@@ -57,13 +60,18 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
     the implementation needs; outside, with the implementation's mpiexec.
     `mpimark submit` makes a batch job. --launches N launches the same job N
     times, each a run, together one measurement: `mpimark compare 12-16 OTHER`.
+    --mpi smpi --platform P simulates the run with SimGrid's SMPI on the
+    platform P, --ppn K ranks per simulated host (docs/simulation.md).
     """
     suite, core_args = suite_and_args(words)
-    where = placement(placement_params, [processes])
-    impl = mpi.find(mpi_name, mpi_prefix)
+    simulated = simulation_of(mpi_name, platform_name, coll_selector, placement_params, launcher)
+    where = simulated_placement(placement_params) if simulated else placement(placement_params, [processes])
+    impl = mpi.find(mpi_name, mpi_prefix, simulated=True) if simulated else mpi.find(mpi_name, mpi_prefix)
+    if simulated:
+        simulated.check(processes)
     preflight.check_standard(suite, impl)
     preflight.check_processes(suite, core_args, [processes])
-    srun = slurm.resolve(launcher, impl.kind, srun_mpi)
+    srun = None if simulated else slurm.resolve(launcher, impl.kind, srun_mpi)
     core = build.ensure_core(impl, log=note)
     ids: list[int] = []
 
@@ -71,11 +79,11 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
         if launches > 1:
             note(f"launch {index + 1}/{launches}: {suite} on {processes} processes under {impl.name}")
 
-    with Store(db) as store:
+    with simulation.prepared(simulated, processes) as prepared, Store(db) as store:
         recording.recover_on_the_way(store)
         for _, run_id, outcome in recording.run_launches(ctx, store, launches, impl, processes, core, suite, core_args,
                                                          json_file, before=begins, timeout=timeout, quiet=quiet,
-                                                         placement=where, srun=srun):
+                                                         placement=where, srun=srun, simulation=prepared):
             ids.append(run_id)
     if launches == 1:
         note(f"stored as run {run_id} in {tilde(store.path)}")
@@ -93,7 +101,9 @@ def run(ctx: click.Context, words: tuple[str, ...], processes: int, mpi_name: st
 @mpi_options
 def build_command(mpi_name: str | None, mpi_prefix: str | None) -> None:
     """Build the core for an MPI implementation (if needed) and print its path."""
-    click.echo(str(build.ensure_core(mpi.find(mpi_name, mpi_prefix), log=note)))
+    simulator = mpi_name == mpi.SMPI  # built, not launched: `mpimark build --mpi smpi` is its core's path
+    impl = mpi.find(mpi_name, mpi_prefix, simulated=True) if simulator else mpi.find(mpi_name, mpi_prefix)
+    click.echo(str(build.ensure_core(impl, log=note)))
 
 
 @click.group("mpi")

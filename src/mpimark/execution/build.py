@@ -28,7 +28,7 @@ from pathlib import Path
 
 from mpimark.errors import MpimarkError
 from mpimark.execution.core import REPO_ROOT
-from mpimark.execution.mpi import MpiImpl
+from mpimark.execution.mpi import MpiImpl, SMPI
 from mpimark.paths import cache_dir
 
 CORE_BINARY = "mpimark-core"
@@ -101,7 +101,7 @@ def ensure_core(impl: MpiImpl, log: Callable[[str], None] = lambda line: None) -
         (directory / STAMP).unlink(missing_ok=True)  # an interrupted build must not look finished
         env = {**os.environ, **impl.env}
         if not (directory / "CMakeCache.txt").exists():
-            _step([cmake, "-S", str(source), "-B", str(directory), f"-DMPI_C_COMPILER={impl.mpicc}",
+            _step([cmake, "-S", str(source), "-B", str(directory), *_compiler_flags(impl),
                    "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF"], env, directory,
                   f"cannot configure the core for {impl.name}")
         _step([cmake, "--build", str(directory), "--parallel", str(os.cpu_count() or 1)], env, directory,
@@ -112,13 +112,28 @@ def ensure_core(impl: MpiImpl, log: Callable[[str], None] = lambda line: None) -
     return binary
 
 
+def _compiler_flags(impl: MpiImpl) -> list[str]:
+    """CMake's compiler options for impl: its mpicc for FindMPI; SimGrid's smpicc as the C compiler too.
+
+    SMPI runs every rank in smpirun's process: the core must be a position-independent object that
+    smpirun loads and privatizes, which only smpicc's own link makes. With smpicc only as FindMPI's
+    wrapper, the core links but smpirun refuses it ("cannot dynamically load position-independent
+    executable").
+    """
+    flags = [f"-DMPI_C_COMPILER={impl.mpicc}"]
+    if impl.kind == SMPI:
+        flags.insert(0, f"-DCMAKE_C_COMPILER={impl.mpicc}")
+    return flags
+
+
 def _setup_build_for(impl: MpiImpl, source: Path) -> Path | None:
-    """The repository's build/core (scripts/setup.sh's), when it was configured from source for impl's mpicc.
+    """The repository's build/core (scripts/setup.sh's; build/smpi for SimGrid SMPI), when it was
+    configured from source for impl's mpicc.
 
     Then the core is built once on a fresh machine: setup's build is brought up
     to date and its binary copied into the cache, instead of a second build.
     """
-    tree = REPO_ROOT / "build" / "core"
+    tree = REPO_ROOT / "build" / ("smpi" if impl.kind == SMPI else "core")
     try:
         cache = (tree / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace")
     except OSError:

@@ -46,7 +46,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, \
     TimeRemainingColumn
 
-from mpimark.execution import guard
+from mpimark.execution import guard, simulation as simulation_module
 from mpimark.execution.launcher_stderr import HeldLines, reason
 from mpimark.execution.mpi import cores, launch_flags, MpiImpl
 from mpimark.execution.placement import launcher_args, launcher_env, launcher_for, Placement
@@ -91,7 +91,8 @@ def _core_exit(returncode: int | None, core_errors: list[str]) -> int | None:
 
 def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: list[str],
             json_path: Path | str, placement: Placement = Placement(), *,
-            srun: Srun | None = None) -> tuple[list[str], dict[str, str]]:
+            srun: Srun | None = None,
+            simulation: simulation_module.Prepared | None = None) -> tuple[list[str], dict[str, str]]:
     """The launch argv and its environment (the caller's plus what impl needs).
 
     placement's words (placement.launcher_args) go after the launcher's own
@@ -99,7 +100,15 @@ def command(impl: MpiImpl, processes: int, core: Path | str, suite: str, args: l
     not in the launcher's environment, so a rank has them only if the
     launcher delivered them. With srun (execution/slurm.py) in place of
     impl's mpiexec, they go into srun's environment, which srun hands on.
+    SimGrid's SMPI (impl.kind smpi) launches with smpirun on simulation's
+    platform and host file (execution/simulation.py); placement's --env
+    variables then go into smpirun's environment: every rank is a thread of it.
     """
+    if impl.kind == "smpi":
+        if simulation is None:
+            raise simulation_module.SimulationError("--mpi smpi needs --platform NAME|FILE (a simulated machine)")
+        argv, setup = simulation_module.command(impl.mpiexec, simulation, processes, core, suite, args, json_path)
+        return argv, {**os.environ, **impl.env, **dict(placement.env), **setup}
     if srun is not None:
         words = srun.words(processes, launcher_args(placement, "srun", processes))
         argv = [*words, str(core), suite, *args, "-json", str(json_path)]

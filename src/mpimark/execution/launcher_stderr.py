@@ -35,6 +35,10 @@ _MPICH_STACK = re.compile(r"^\w+\(\d+\)\.*:\s*(.*)$")
 # Open MPI: "[host:pid] *** An error occurred in MPI_Send" ... "[host:pid] *** MPI_ERR_RANK: invalid rank".
 _OMPI_MARK = re.compile(r"^(?:\[[^\]]*\] )?\*\*\* ")
 _OMPI_CLASS = re.compile(r"^MPI_ERR_\w+: .+")
+# SimGrid SMPI (smpirun): "[n0:0:(1) 0.000000] ./src/smpi/...cpp:341: [root/CRITICAL] Cannot read from ..."
+# then a backtrace and "Execution failed with code 134."; smpirun's own: "[smpirun] ** error: the file ...".
+_SMPI_LOG = re.compile(r"\[[\w.]+/(?:CRITICAL|ERROR)\] (.+)$")
+_SMPIRUN_ERROR = re.compile(r"^\[smpirun\] \*\* error: (.+)$")
 
 
 class HeldLines:
@@ -91,7 +95,7 @@ def library_lines(lines: list[str]) -> list[str]:
 def reason(lines: list[str]) -> str | None:
     """The line that says why the launch failed, from library_lines(): MPICH's deepest error of the first
     stack, Open MPI's error class, or else the last line; None when there is none."""
-    found = _mpich_reason(lines) or _openmpi_reason(lines)
+    found = _mpich_reason(lines) or _openmpi_reason(lines) or _smpi_reason(lines)
     if found is None:
         found = next((line.strip() for line in reversed(lines) if line.strip(" -=")), None)
     if found is not None and len(found) > MAX_REASON:
@@ -122,3 +126,11 @@ def _openmpi_reason(lines: list[str]) -> str | None:
     if where and error:
         return f"{where}: {error}"
     return error or where
+
+
+def _smpi_reason(lines: list[str]) -> str | None:
+    for line in lines:
+        found = _SMPIRUN_ERROR.match(line) or _SMPI_LOG.search(line)
+        if found:
+            return found.group(1).strip()
+    return None

@@ -14,7 +14,11 @@ Four places are searched, in this order (the first one found is the default):
   own, `<data dir>/mpi/NAME/` (~/.local/share/mpimark/mpi/NAME, or
   $MPIMARK_MPI_HOME/NAME): side by side, and never on PATH, so none of them
   shadows the system's `mpiexec`;
-- directories given with `--mpi-prefix DIR` (DIR/bin/mpicc, DIR/bin/mpiexec).
+- directories given with `--mpi-prefix DIR` (DIR/bin/mpicc, DIR/bin/mpiexec);
+- SimGrid's SMPI, when `smpicc` and `smpirun` are on PATH (or on
+  $MPIMARK_SMPI_PATH): named `smpi`, listed last and never the default, since
+  it simulates a machine instead of measuring this one (docs/simulation.md).
+  Only `mpimark run` and `mpimark build` take it (find(..., simulated=True)).
 
 $MPIMARK_DEFAULT_MPI (a name or a kind) makes that implementation the
 default instead: scripts/setup.sh sets it to the Open MPI wheel when
@@ -56,6 +60,12 @@ class MpiError(MpimarkError):
     """No usable MPI, or not the one asked for."""
 
 
+class SmpiError(MpiError):
+    """--mpi smpi where SimGrid is missing, or given to a command that launches no simulation: bad input."""
+
+    exit_code = 2
+
+
 # kind, vendor, how the version follows in the first line of MPI_Get_library_version
 
 # Debian's wrappers and the launcher of the same vendor, first found wins.
@@ -88,6 +98,34 @@ int main(void) {
 }
 """
 PROBE_TIMEOUT_S = 60
+
+SMPI = "smpi"  # the name and kind of SimGrid's SMPI
+# Where smpicc and smpirun are looked for instead of PATH (a PATH-like list): a test's "not installed".
+SMPI_PATH_ENV = "MPIMARK_SMPI_PATH"
+SMPI_INSTALL = "SimGrid SMPI is not installed: apt-get install libsimgrid-dev"
+# SMPI's probe runs under smpirun, on a platform of one host; it needs MPI_Init/MPI_Finalize there
+# (without them smpirun warns "Stalling SMPI instance"), and the answer must be the core's own.
+SMPI_PROBE_SOURCE = r"""#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  int len = 0, major = 0, minor = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Get_version(&major, &minor);
+  MPI_Get_library_version(lib, &len);
+  printf("%d.%d\n%s\n", major, minor, lib);
+  MPI_Finalize();
+  return 0;
+}
+"""
+ONE_HOST_PLATFORM = """<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="probe" routing="Full">
+    <host id="probe-host" speed="1Gf"/>
+  </zone>
+</platform>
+"""
 
 
 @dataclass(frozen=True)
@@ -123,13 +161,13 @@ def discover(prefixes: tuple[str, ...] = ()) -> tuple[list[MpiImpl], list[str]]:
     impls: list[MpiImpl] = []
     problems: list[str] = []
     candidates = [*_system_candidates(), *_wheel_candidates(), *_installed_candidates()]
-    for candidate in candidates + [_prefix_candidate(p) for p in prefixes]:
+    for candidate in candidates + [_prefix_candidate(p) for p in prefixes] + list(_smpi_candidates()):
         try:
             impls.append(_describe(candidate, {i.name for i in impls}))
         except MpiError as exc:
             problems.append(str(exc))
     chosen = _pick(impls, os.environ.get(DEFAULT_ENV) or "")
-    if chosen is not None:  # the default first, the others in their order
+    if chosen is not None and chosen.kind != SMPI:  # the default first (never a simulator), the others in order
         impls.remove(chosen)
         impls.insert(0, chosen)
     return impls, problems
@@ -140,13 +178,20 @@ def _pick(impls: list[MpiImpl], word: str) -> MpiImpl | None:
     return next((i for i in impls if i.name == word), None) or next((i for i in impls if i.kind == word), None)
 
 
-def find(name: str | None = None, prefix: str | None = None) -> MpiImpl:
-    """The implementation named (or under prefix); with neither, the default."""
+def find(name: str | None = None, prefix: str | None = None, *, simulated: bool = False) -> MpiImpl:
+    """The implementation named (or under prefix); with neither, the default.
+
+    simulated: the command can launch SimGrid's SMPI (`mpimark run`, `mpimark build`); the others
+    refuse `--mpi smpi` in one line, as they would launch smpirun as an mpiexec.
+    """
     if prefix is not None:
         if name is not None:
             raise MpiError("give --mpi or --mpi-prefix, not both")
         return _describe(_prefix_candidate(prefix), set())
     impls, problems = discover()
+    if name == SMPI or (name is None and os.environ.get(DEFAULT_ENV) == SMPI):
+        return _find_smpi(impls, problems, simulated, name is None)
+    impls = [i for i in impls if i.kind != SMPI]  # never the default, nor found by another name
     if not impls:
         why = f" ({'; '.join(problems)})" if problems else ""
         raise MpiError(f"no MPI implementation found{why}; install one (apt-get install libopenmpi-dev "
@@ -162,6 +207,35 @@ def find(name: str | None = None, prefix: str | None = None) -> MpiImpl:
     if found is None:
         raise MpiError(f"unknown MPI implementation '{name}'; found: {known} (see 'mpimark mpi list')")
     return found
+
+
+def _find_smpi(impls: list[MpiImpl], problems: list[str], simulated: bool, by_default: bool) -> MpiImpl:
+    if by_default:
+        raise SmpiError(f"{DEFAULT_ENV}={SMPI}: SimGrid SMPI simulates a machine and is never the default; "
+                        f"unset {DEFAULT_ENV} and give --mpi {SMPI} --platform P to 'mpimark run'")
+    found = next((i for i in impls if i.kind == SMPI), None)
+    if found is None:
+        if smpi_tools() is None:
+            raise SmpiError(SMPI_INSTALL)
+        broken = next((p for p in problems if "smpi" in p), None)
+        raise MpiError(f"SimGrid SMPI is installed but does not work: {broken or 'see mpimark mpi list'}")
+    if not simulated:
+        raise SmpiError(f"--mpi {SMPI} (SimGrid SMPI, a simulator) runs only with 'mpimark run --mpi {SMPI} "
+                        "--platform P': this command does not launch simulated runs")
+    return found
+
+
+def smpi_tools() -> tuple[str, str] | None:
+    """(smpicc, smpirun) found on $MPIMARK_SMPI_PATH, else PATH; None when either is missing."""
+    path = os.environ.get(SMPI_PATH_ENV) or None
+    cc, launcher = shutil.which("smpicc", path=path), shutil.which("smpirun", path=path)
+    return (cc, launcher) if cc and launcher else None
+
+
+def _smpi_candidates() -> Iterator[_Candidate]:
+    tools = smpi_tools()
+    if tools is not None:
+        yield _Candidate(tools[0], tools[1], str(Path(tools[0]).parent.parent), "system")
 
 
 def _system_candidates() -> Iterator[_Candidate]:
@@ -246,7 +320,8 @@ def _describe(c: _Candidate, taken: set[str]) -> MpiImpl:
         raise MpiError(f"no MPI C compiler at {c.mpicc}; give --mpi-prefix the directory that holds bin/mpicc")
     if not os.path.exists(c.mpiexec):
         raise MpiError(f"{c.mpicc} has no launcher beside it ({c.mpiexec} does not exist)")
-    standard, library = probe(c.mpicc, c.env)
+    smpirun = c.mpiexec if os.path.basename(c.mpiexec) == "smpirun" else None
+    standard, library = probe(c.mpicc, c.env, smpirun=smpirun) if smpirun else probe(c.mpicc, c.env)
     first_line = library.splitlines()[0].strip() if library.strip() else ""
     kind, vendor, version = identify(first_line)
     base = kind if c.source == "system" else f"{kind}-{c.source}"
@@ -261,11 +336,12 @@ def _describe(c: _Candidate, taken: set[str]) -> MpiImpl:
 # -------------------------------------------------------------------- probe
 
 
-def probe(mpicc: str, env: Mapping[str, str] | None = None) -> tuple[str, str]:
+def probe(mpicc: str, env: Mapping[str, str] | None = None, *, smpirun: str | None = None) -> tuple[str, str]:
     """(MPI standard version, full MPI_Get_library_version text) of mpicc's library.
 
     Cached by the compiler's path and modification time: a reinstalled MPI
-    gets a new mtime and is asked again.
+    gets a new mtime and is asked again. smpirun: mpicc is SimGrid's smpicc,
+    whose programs run only under smpirun (a platform of one host, written here).
     """
     real = os.path.realpath(mpicc)
     key = f"{mpicc}|{real}|{os.stat(real).st_mtime_ns}"
@@ -277,9 +353,15 @@ def probe(mpicc: str, env: Mapping[str, str] | None = None) -> tuple[str, str]:
     full_env = {**os.environ, **(env or {})}
     with tempfile.TemporaryDirectory(prefix="mpimark-probe-") as tmp:
         source, exe = os.path.join(tmp, "probe.c"), os.path.join(tmp, "probe")
-        Path(source).write_text(PROBE_SOURCE, encoding="utf-8")
+        Path(source).write_text(SMPI_PROBE_SOURCE if smpirun else PROBE_SOURCE, encoding="utf-8")
         _run_probe_step([mpicc, source, "-o", exe], full_env, f"{mpicc} cannot compile an MPI program")
-        out = _run_probe_step([exe], full_env, f"a program built with {mpicc} does not run")
+        argv = [exe]
+        if smpirun:
+            platform, hosts = os.path.join(tmp, "one-host.xml"), os.path.join(tmp, "hosts")
+            Path(platform).write_text(ONE_HOST_PLATFORM, encoding="utf-8")
+            Path(hosts).write_text("probe-host\n", encoding="utf-8")
+            argv = [smpirun, "-platform", platform, "-hostfile", hosts, "-np", "1", "--log=root.thres:warning", exe]
+        out = _run_probe_step(argv, full_env, f"a program built with {mpicc} does not run")
     standard, _, library = out.partition("\n")
     cache[key] = {"standard_version": standard.strip(), "library_version": library.strip()}
     write_cached(cache_file, json.dumps(cache, indent=1))

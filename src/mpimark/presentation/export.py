@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from mpimark.presentation import imb_programs, imb_text, tools
 from mpimark.presentation.cells import csv_writer, terminal
 from mpimark.presentation.summary import Column, COLUMNS as SUMMARY_COLUMNS, describe_run, markdown_chunks
+from mpimark.records import simulation
 from mpimark.records.figures import table_key
 from mpimark.records.results import group_results, schema, TableKey
 from mpimark.storage.store import RunRow
@@ -77,12 +78,17 @@ def _compound(spec: dict) -> bool:
 
 
 def to_csv(row: RunRow, records: list[dict]) -> str:
-    return "".join(csv_chunks(row.id, lambda: (r for r in records if r["type"] == "result")))
+    return "".join(csv_chunks(row.id, lambda: (r for r in records if r["type"] == "result"), row.simulation))
 
 
-def csv_chunks(run_id: int, results: Callable[[], Iterable[dict]]) -> Iterator[str]:
+def csv_chunks(run_id: int, results: Callable[[], Iterable[dict]], simulated: dict | None = None) -> Iterator[str]:
     """to_csv's text some rows at a time. results() gives the run's result records from the start on
-    every call: read twice (the columns first, then the rows), none held, for a run of any size."""
+    every call: read twice (the columns first, then the rows), none held, for a run of any size.
+
+    simulated: the run's simulation (RunRow.simulation); a simulated run's rows end with the columns
+    simulated (True) and platform, so a row read apart from its run still says its times are a model's
+    (a measured run's export keeps the columns it always had)."""
+    marks = [] if not simulated else [True, simulation.platform_name(simulated) or ""]  # as study exports write it
     distribution_fields = _scalar_fields("distribution")
     # The schema's fields that the run's results have (an IMB run gets no empty column of OSU's overlap
     # figures), in the schema's order; fields the schema does not know yet after them.
@@ -101,12 +107,13 @@ def csv_chunks(run_id: int, results: Callable[[], Iterable[dict]]) -> Iterator[s
     out = io.StringIO()
     writer = csv_writer(out)
     writer.writerow(["run_id", *fields, *distribution_fields,
-                     *(f"overlap_{f}" if f == "rank" else f for f in overlap_fields)])
+                     *(f"overlap_{f}" if f == "rank" else f for f in overlap_fields),
+                     *(("simulated", "platform") if marks else ())])
     for count, result in enumerate(results(), 1):
         distribution = result.get("distribution") or {}
         overlap_values = result.get("overlap") or {}
         writer.writerow([run_id, *(result.get(f) for f in fields), *(distribution.get(f) for f in distribution_fields),
-                         *(overlap_values.get(f) for f in overlap_fields)])
+                         *(overlap_values.get(f) for f in overlap_fields), *marks])
         if count % 4096 == 0:  # a chunk some thousand rows long, not one per row
             yield out.getvalue()
             out.seek(0)

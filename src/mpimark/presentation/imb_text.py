@@ -16,6 +16,8 @@ from datetime import datetime
 from mpimark.presentation import imb_programs
 from mpimark.presentation.rigour import SELFCHECK_KINDS
 from mpimark.records.benchmarks import Catalog, catalog, Layout, UnknownBenchmark
+from mpimark.records import simulation
+from mpimark.records.mpi_library import one_line
 
 WIDTH = 13  # IMB's column width
 IMB_METHOD_VERSION = "2021.11"  # as IMB_METHOD_VERSION in core/src/report/imb_text.c
@@ -110,7 +112,11 @@ def header(run: dict) -> str:
         f"# Release               : {uname.get('release', '')}\n",
         f"# Version               : {uname.get('version', '')}\n",
         f"# MPI Version           : {mpi.get('standard_version', '')}\n",
-        f"# MPI Thread Environment: {mpi.get('thread_level_provided', '')}\n\n\n",
+        f"# MPI Thread Environment: {mpi.get('thread_level_provided', '')}\n",
+        # Not IMB's: a run on a simulated machine says so where IMB names the machine (records/simulation.py).
+        *([f"# Simulated             : {one_line(simulation.details(simulation.of_run(run)))}\n"]
+          if simulation.of_run(run) else []),
+        "\n\n",
         "# Calling sequence was: \n\n#",
         *(f" {arg}" for arg in run.get("command_line", [])),
         " \n\n" if call_space else "\n\n",

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from mpimark.presentation.hosts import SHOWN  # the nodes named in the "ranks:" line; a larger job's, counted
+from mpimark.records import per_rank
 from mpimark.records import placement as stored
 
 
@@ -21,14 +23,15 @@ def lines(asked: Mapping | None, run: Mapping | None) -> list[str]:
     out = []
     if not stored.is_default(asked):
         out.append(f"placement: {stored.describe(asked)}")
-    per_node = (run or {}).get("ranks_per_node") or []
-    where = stored.rank_lines(run)
+    per_node = per_rank.ranks_per_node(run) or []
+    where = stored.rank_lines(run) or ([] if per_rank.listed(run) else ["ranks not listed past the core's bound"])
     if per_node and where:
         low, high = min(per_node), max(per_node)
         count = str(low) if low == high else f"{low}-{high}"
         out.append(f"ranks: {len(per_node)} node{'s' if len(per_node) != 1 else ''} × {count} "
-                   f"rank{'s' if high != 1 else ''} per node; " + "; ".join(where))
-    ranks = len((run or {}).get("ranks") or [])
+                   f"rank{'s' if high != 1 else ''} per node; " + "; ".join(where[:SHOWN])
+                   + (f"; ... and {len(where) - SHOWN} more nodes" if len(where) > SHOWN else ""))
+    ranks = per_rank.rank_count(run)
     for name, values in stored.rank_env(run).items():
         if len(values) == 1 and values[0] is not None:
             out.append(f"rank env: {name}={values[0]} in all {ranks} ranks")

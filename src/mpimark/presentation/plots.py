@@ -9,6 +9,7 @@ stands for (median or IMB figure, its CI, bandwidth) is figures.py's call.
 from __future__ import annotations
 
 import io
+import re
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -270,8 +271,89 @@ def table_plots(key: tuple, lines: Lines, style: dict[str, Style] | None = None,
 def size_plots(series: list[Series]) -> list[Plot]:
     """Per benchmark and process count (and group, mode): time and bandwidth against size."""
     style, skipped = styles(series), skipped_by_table(series)
-    return [plot for key, lines in tables_of(series).items()
-            for plot in table_plots(key, lines, style, skipped.get(key, {}))]
+    many = many_counts(list(tables_of(series)))
+    return [plot for key, lines in tables_of(series).items() if family(key) not in many
+            for plot in table_plots(key, lines, style, skipped.get(key, {}))] + [
+        plot for found in many for plot in counts_plots(found, series)]
+
+
+# -- a benchmark at many process counts ------------------------------------------
+# IMB's npmin progression measures a benchmark at 2, 4, ..., P processes: log2 P tables. Past MANY_COUNTS
+# of them, one figure per count would be a wall of near-alike figures (36 for three benchmarks at 4,096
+# ranks, each about half a second to draw: report and plot took 20 s): such a benchmark gets one figure
+# per series instead, time (and bandwidth) against size with a line per process count. Its tables stay
+# one per count; the process-count plot is unchanged. Runs of up to 16 ranks (2, 4, 8, 16) are not affected.
+MANY_COUNTS = 4
+_WAITING = re.compile(r"\s*\b\d+ waiting$")
+
+
+def family(key: tuple) -> tuple:
+    """A table key without its process count (and the waiting ranks that follow from it): the tables one
+    figure of counts_plots draws, a line each."""
+    table, extra = key
+    return table.benchmark, table.multi, table.group, table.mode, _WAITING.sub("", extra)
+
+
+def many_counts(keys: list[tuple]) -> set[tuple]:
+    """The families of these table keys measured at more than MANY_COUNTS process counts."""
+    counts: dict[tuple, set[int]] = {}
+    for key in keys:
+        counts.setdefault(family(key), set()).add(key[0].processes)
+    return {found for found, processes in counts.items() if len(processes) > MANY_COUNTS}
+
+
+@dataclass(frozen=True)
+class _Count:
+    label: str  # what _size_plot reads of a series
+
+
+def _count_styles(counts: list[int]) -> dict[str, Style]:
+    """A colour per process count, light to dark as the count grows (viridis: readable in grey too)."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    ramp = colormaps["viridis"]
+    last = max(len(counts) - 1, 1)
+    return {f"{n} processes": (to_hex(ramp(0.9 * i / last)), MARKERS[i % len(MARKERS)]) for i, n in enumerate(counts)}
+
+
+def counts_plots(found: tuple, series: list[Series]) -> list[Plot]:
+    """Per series, a family's time (and bandwidth) against size with a line per process count."""
+    tables = {key: lines for key, lines in tables_of(series).items() if family(key) == found}
+    counts = sorted({key[0].processes for key in tables})
+    skipped = skipped_by_table(series)
+    style = _count_styles(counts)
+    benchmark, multi, group, mode, extra = found
+    name = "-".join(filter(None, (safe_name(benchmark), f"np{counts[0]}-{counts[-1]}",
+                                  None if multi is None else f"multi{multi}", None if group is None else f"g{group}",
+                                  safe_name(mode) if mode else None, safe_name(extra) if extra else None)))
+    plots = []
+    for s in series:
+        lines = [(_Count(f"{key[0].processes} processes"), rows) for key, key_lines in
+                 sorted(tables.items(), key=lambda item: item[0][0].processes)
+                 for mine, rows in key_lines if mine.label == s.label]
+        if not lines:
+            continue
+        gaps = {f"{key[0].processes} processes": skipped.get(key, {}).get(s.label, {}) for key in tables}
+        heading = (f"{'Multi-' if multi is not None else ''}{benchmark}, {counts[0]} to {counts[-1]} processes"
+                   + (f" ({extra})" if extra else "") + f": {s.label}")  # the series, as a legend would name it
+        base = name + (f"-{safe_name(s.label)}" if len(series) > 1 else "")
+        what = f"{heading}, a line per process count"
+        latency = _size_plot(heading, "time [usec]", lines, time_usec, time_ci_usec, style, gaps)
+        if latency is not None:
+            plots.append(Plot(f"{base}-time", f"{what}: time", _legend_beside(latency)))
+        bandwidth = _size_plot(heading, "bandwidth [MB/s, 10^6 B/s]", lines, bandwidth_mbs, _bandwidth_band,
+                               style, gaps)
+        if bandwidth is not None:
+            plots.append(Plot(f"{base}-bandwidth", f"{what}: bandwidth", _legend_beside(bandwidth)))
+    return plots
+
+
+def _legend_beside(figure: Figure) -> Figure:
+    """A dozen counts' legend to the right of the axes: inside ("best") it hid lines, and looking for the
+    best place among a dozen lines took a third of the figure's time."""
+    figure.axes[0].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    return figure
 
 
 def scalable(record: dict) -> bool:

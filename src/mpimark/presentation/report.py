@@ -27,15 +27,17 @@ from mpimark.analysis import seeds
 from mpimark.analysis.geomeans import Geomean, MAX_LAUNCHES_NEEDED
 from mpimark.analysis.launches import ADVISED_LAUNCHES, Comparison, ComparisonRow, compare_launches
 from mpimark.analysis.statistics import CORRECTION_NAMES, DEFAULT_CORRECTION, MIN_SAMPLES
-from mpimark.presentation import by_benchmark, placement, plots, rigour
+from mpimark.presentation import by_benchmark, hosts as host_list, placement, plots, rigour
 from mpimark.presentation.selfcheck_notes import Alerts
 from mpimark.presentation.tools import beff
-from mpimark.records import machine
+from mpimark.records import machine, simulation
 from mpimark.records.figures import bandwidth_mbs, key, table_key, time_ci_usec, time_usec, title
 from mpimark.records.mpi_library import one_line
 from mpimark.records.placement import describe as describe_placement
 from mpimark.storage.selection import (by_placement, iter_marked, LoadedRun, run_label, Series, streamed,
                                        with_results_of)
+from mpimark.storage import simulated
+from mpimark.storage.simulated import by_simulation
 from mpimark.storage.store import Store
 
 SINGLE_TRANSFER = ("PingPong", "PingPing")
@@ -141,7 +143,7 @@ def overview(series: list[Series]) -> Table:
         hosts = sorted({host for run in s.runs for host in run.row.hosts})
         rows.append([s.label, "; ".join(filter(None, libraries)) or "-", ", ".join(map(str, counts)),
                      ", ".join(str(run.row.id) for run in s.runs),
-                     ", ".join(f"{n} {status}" for status, n in statuses.items()), ", ".join(hosts) or "-",
+                     ", ".join(f"{n} {status}" for status, n in statuses.items()), host_list.listed(hosts) or "-",
                      ", ".join(sorted({placement.shape(run.row.nodes, run.row.ranks_per_node) for run in s.runs}
                                       - {""})) or "-",
                      "; ".join(sorted({describe_placement(run.row.placement) for run in s.runs}))])
@@ -160,7 +162,7 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("MPI installation", " in ".join(filter(None, (row.mpi_name, row.mpi_prefix)))),
         ("thread level", mpi.get("thread_level_provided", "")),
         ("processes", str(row.processes or row.requested_processes)),
-        ("hosts", ", ".join(row.hosts)),
+        ("hosts", host_list.listed(row.hosts, row.nodes)),
         ("nodes × ranks per node", placement.shape(row.nodes, row.ranks_per_node)),
         *((name, value) for name, _, value in (line.partition(": ") for line in placement.lines(row.placement, record))),
         ("started (UTC)", started(record.get("start_utc") or row.started_utc)),
@@ -168,6 +170,7 @@ def run_metadata(series: Series, run: LoadedRun) -> list[tuple[str, str]]:
         ("core command", shlex.join(record.get("command_line", []))),
         ("environment", " ".join(f"{k}={v}" for k, v in row.environment.items())),
         ("oversubscribed", {True: "yes: ranks outnumber cores", False: "no"}.get(record.get("oversubscribed"), "")),
+        ("simulation", simulation.details(row.simulation) if row.simulation else ""),
         ("self-checks", rigour.selfcheck_summary(run.run)),
         ("warnings", "; ".join(rigour.warnings(run.records))),
         *((f"machine: {name}", value) for name, value in machine.facts(run.records).items()),
@@ -475,7 +478,7 @@ def conditions_table(series: list[Series]) -> Table:
             rows.append([str(row.id), s.label, run_label(row), options or "-",
                          str(row.processes or row.requested_processes), "-" if row.nodes is None else str(row.nodes),
                          ", ".join(map(str, sorted(set(ranks)))) or "-", found["compiler and flags"],
-                         ", ".join(row.hosts) or "-", found["load before → after"]])
+                         host_list.listed(row.hosts, row.nodes) or "-", found["load before → after"]])
     return Table("Measurement conditions", headers, rows, numeric=False)
 
 
@@ -666,16 +669,40 @@ def ranking_table(found: list[seeds.Ranking], series: list[Series], alerts: Aler
 
 def sections(series: list[Series], size: int | None) -> list[Section]:
     style, skipped = plots.styles(series), plots.skipped_by_table(series)
-    out = [table_section(key, lines, skipped.get(key, {}), style) for key, lines in plots.tables_of(series).items()]
+    tables = plots.tables_of(series)
+    many = plots.many_counts(list(tables))
+    out = with_counts_sections(list(tables), [table_section(key, lines, skipped.get(key, {}), style,
+                                                            plots.family(key) not in many)
+                                              for key, lines in tables.items()],
+                               many, lambda found: plots.counts_plots(found, series))
     for benchmark in plots.collectives_of(series):
         out += filter(None, [collective_section(benchmark, series, size)])
     return out + list(filter(None, [beff_section(series)]))
 
 
-def table_section(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]], style: dict) -> Section:
-    """One table's plots and RIKEN's table: time and throughput against size."""
-    return Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)],
+def table_section(key: tuple, lines: plots.Lines, skipped: dict[str, dict[int, str]], style: dict,
+                  figures: bool = True) -> Section:
+    """One table's plots and RIKEN's table: time and throughput against size (figures False: its
+    benchmark is drawn at all its process counts at once, plots.counts_plots)."""
+    return Section(title(key), [_png(p) for p in plots.table_plots(key, lines, style, skipped)] if figures else [],
                    [size_table(key, lines, skipped)])
+
+
+def with_counts_sections(keys: list[tuple], table_sections: list[Section], many: set[tuple],
+                         draw: Callable[[tuple], list[plots.Plot]]) -> list[Section]:
+    """The table sections (one per key, in order) with, before the first table of each family measured at
+    many process counts (plots.many_counts), a section of its figures: draw(family)."""
+    first = {}
+    for i, table in enumerate(keys):
+        first.setdefault(plots.family(table), i)
+    out = list(table_sections)
+    for found in sorted(many, key=lambda f: first[f], reverse=True):  # from the end: indices stay valid
+        counts = len({k[0].processes for k in keys if plots.family(k) == found})
+        modes = ", ".join(str(m) for m in (None if found[2] is None else f"group {found[2]}", found[3], found[4]) if m)
+        title_ = (f"{'Multi-' if found[1] is not None else ''}{found[0]} at {counts} process counts"
+                  + (f" ({modes})" if modes else ""))
+        out.insert(first[found], Section(title_, [_png(p) for p in draw(found)]))
+    return out
 
 
 def collective_section(benchmark: str, series: list[Series], size: int | None) -> Section | None:
@@ -706,7 +733,7 @@ def runs_table(series: list[Series]) -> Table:
 
 def render(series: list[Series], size: int | None = None, correction: str = DEFAULT_CORRECTION) -> str:
     """The report as one HTML document; runs placed differently (ranks per node) are series of their own."""
-    series = by_placement(series)
+    series = by_simulation(by_placement(series))  # simulated runs a series of their own, labelled so
     alerts = Alerts(series)
     found = verdicts(series, correction, alerts=alerts) if len(series) > 1 else None
     return _page(series, correction, found, comparison_tables(series, size, found) if found else [],
@@ -728,8 +755,10 @@ def _page(series: list[Series], correction: str, found: Verdicts | None, compari
         comparison=comparison,
         comparison_note=COMPARISON_NOTE.format(base=series[0].label, correction=CORRECTION_NAMES[correction])
         if found else "",
-        comparison_warnings=[f"{label}: {w}" for label, c in (found.comparisons if found else {}).items()
-                             for w in c.warnings],
+        comparison_warnings=[*_simulation_warnings(series, found),
+                             *(f"{label}: {w}" for label, c in (found.comparisons if found else {}).items()
+                               for w in c.warnings)],
+        simulation_notes=simulated.notes(series),
         sections=found_sections,
         conditions=conditions_table(series),
         machine=machine_table(series),
@@ -741,6 +770,19 @@ def _page(series: list[Series], correction: str, found: Verdicts | None, compari
     )
 
 
+def _simulation_warnings(series: list[Series], found: Verdicts | None) -> list[str]:
+    """Each series compared with the baseline across measured and simulated (or two platforms): said so."""
+    if not found:
+        return []
+    base = series[0]
+
+    def sim(s: Series) -> dict | None:
+        return next((run.row.simulation for run in s.runs if run.row.simulation), None)
+
+    return [f"{s.label}: {line}" for s in series[1:]
+            for line in simulation.mixing([(base.label, sim(base)), (s.label, sim(s))])]
+
+
 def render_stored(store: Store, series: list[Series], size: int | None = None,
                   correction: str = DEFAULT_CORRECTION) -> str:
     """render() of series loaded without their results (selection.load(..., results=False)), read a
@@ -750,11 +792,14 @@ def render_stored(store: Store, series: list[Series], size: int | None = None,
     every row): each run is read from the store as it is compared, keeping a row per key and run; the
     comparison tables and the ranking then read their benchmarks one at a time as the sections do.
     """
-    placed = by_placement(series)
+    placed = by_simulation(by_placement(series))  # simulated runs a series of their own, labelled so
     keys, collectives = by_benchmark.order(store, placed)
-    style = plots.styles(placed)
-    out = list(by_benchmark.tables(store, placed, keys, lambda key, lines, narrow: table_section(
-        key, lines, plots.skipped_sizes(key, narrow), style)))
+    style, many = plots.styles(placed), plots.many_counts(keys)
+    out = with_counts_sections(keys, list(by_benchmark.tables(store, placed, keys, lambda key, lines, narrow:
+                                                              table_section(key, lines, plots.skipped_sizes(
+                                                                  key, narrow), style, plots.family(key) not in many))),
+                               many, lambda found: plots.counts_plots(found, with_results_of(store, placed,
+                                                                                             (found[0],))))
     out += filter(None, by_benchmark.each(store, placed, collectives, lambda benchmark, narrow:
                                           collective_section(benchmark, narrow, size)))
     out += filter(None, [beff_section(with_results_of(store, placed, ("b_eff",)))])

@@ -11,14 +11,71 @@ from __future__ import annotations
 SELFCHECK_KINDS = ("timer", "loaded", "oversubscribed", "noise", "timer_resolution")
 
 
-def selfcheck_summary(run: dict | None) -> str:
-    """One line: the timer, the clocks' agreement, the noise probe's worst rank, load and oversubscription."""
+def selfcheck_summary(run: dict | None, *, reasons: bool = True) -> str:
+    """One line: the timer, the clocks' agreement, the noise probe's worst rank, load and oversubscription;
+    and the checks the core skipped (under a simulator), with their reasons unless reasons is False (show
+    gives each its own line: skipped_lines)."""
     check = (run or {}).get("selfcheck")
     if run is None or "selfcheck" not in run:
         return ""
     if check is None:
         return "off (-selfcheck off)"
-    ranks = check.get("ranks") or []
+    skipped = skipped_checks(check)
+    if not reasons:
+        skipped = [(name, "") for name, _ in skipped]
+    if _all_there(check, ranks := check.get("ranks") or []):
+        return "; ".join([*_measured(check, ranks), *_skipped_part(skipped)])
+    # A core under a simulator (SimGrid SMPI) skips the checks that mean nothing there: their figures absent.
+    parts = []
+    if isinstance(check.get("timer_resolution_ns"), (int, float)):
+        parts.append(f"timer resolution {check['timer_resolution_ns']:.0f} ns")
+    disagreement = check.get("clock_disagreement_ns")
+    if isinstance(disagreement, (int, float)):
+        parts.append(f"clocks disagree by {disagreement:.0f} ns" if disagreement > 0 else "clocks agree")
+    return "; ".join([*parts, *_skipped_part(skipped)]) or "no figures recorded"
+
+
+# What _measured reads of a check and of each rank's: a record that lacks one is summarized by what it has.
+_CHECK_FIGURES = ("timer_resolution_ns", "mpi_wtick_s", "noisy", "loaded", "oversubscribed")
+_RANK_FIGURES = ("timer_overhead_ns", "timer_monotonic", "noise_lost_share", "noise_max_interruption_ns",
+                 "noise_interruptions", "noise_runs", "ranks_on_host", "cores", "rank")
+
+
+def _all_there(check: dict, ranks: list) -> bool:
+    return (all(check.get(name) is not None for name in _CHECK_FIGURES)
+            and all(isinstance(r, dict) and all(r.get(name) is not None for name in _RANK_FIGURES) for r in ranks))
+
+
+def skipped_checks(check: dict | None) -> list[tuple[str, str]]:
+    """(check, reason) of the self-checks the core skipped (under a simulator: timer, noise, load mean
+    nothing in simulated time), from the selfcheck object's "skipped": a list of {"check", "reason"} or an
+    object of check -> reason."""
+    skipped = (check or {}).get("skipped") if isinstance(check, dict) else None
+    if isinstance(skipped, dict):
+        return [(str(name), str(reason)) for name, reason in skipped.items()]
+    if isinstance(skipped, list):
+        return [(str(item.get("check", "?")), str(item.get("reason", "")))
+                for item in skipped if isinstance(item, dict)]
+    return []
+
+
+def _skipped_part(skipped: list[tuple[str, str]]) -> list[str]:
+    if not skipped:
+        return []
+    if not any(reason for _, reason in skipped):
+        return ["skipped: " + ", ".join(name for name, _ in skipped)]
+    return ["skipped: " + "; ".join(f"{name} ({reason})" if reason else name for name, reason in skipped)]
+
+
+def skipped_lines(run: dict | None) -> list[str]:
+    """A line per self-check the core skipped, with its reason: "self-check skipped: noise: simulated time: ..."."""
+    check = (run or {}).get("selfcheck")
+    return [f"self-check skipped: {name}: {reason}" if reason else f"self-check skipped: {name}"
+            for name, reason in skipped_checks(check if isinstance(check, dict) else None)]
+
+
+def _measured(check: dict, ranks: list[dict]) -> list[str]:
+    """The summary of a check that has every figure: what the core writes on a real machine."""
     parts = [f"timer resolution {check['timer_resolution_ns']:.0f} ns (MPI_Wtick {check['mpi_wtick_s']:.3g} s)"]
     if ranks:
         parts.append(f"read {max(r['timer_overhead_ns'] for r in ranks):.0f} ns")
@@ -41,7 +98,7 @@ def selfcheck_summary(run: dict | None) -> str:
         most = max(ranks, key=lambda r: r["ranks_on_host"] / r["cores"])
         parts.append(f"{most['ranks_on_host']} ranks on {most['cores']} cores"
                      + (" (oversubscribed)" if check["oversubscribed"] else ""))
-    return "; ".join(parts)
+    return parts
 
 
 def competition(check: dict) -> str:
@@ -96,8 +153,9 @@ def row_lines(records: list[dict]) -> list[str]:
 def header_lines(run: dict | None, records: list[dict], *, with_warnings: bool = True) -> list[str]:
     """The self-checks (and their warnings) for `mpimark show`'s lines above the tables; with_warnings
     False where the tables hold the warnings already (IMB's text prints them in place)."""
-    summary = selfcheck_summary(run)
+    summary = selfcheck_summary(run, reasons=False)
     out = [f"self-checks: {summary}"] if summary else []
+    out += skipped_lines(run)  # the reasons, a line each: a simulated run skips five checks
     if with_warnings:
         out += [f"warning: {message}" for message in warnings(records)]
     return out

@@ -12,6 +12,7 @@ import io
 import json
 
 from mpimark.presentation.cells import csv_writer
+from mpimark.records import simulation
 from mpimark.records.figures import bandwidth_mbs, mode, time_ci_usec, time_usec
 from mpimark.records.mpi_library import one_line
 from mpimark.storage.selection import LoadedRun, Series
@@ -81,6 +82,18 @@ def to_jsonl(rows: list[dict], fields: tuple[str, ...]) -> str:
     return "".join(json.dumps({f: row[f] for f in fields}, ensure_ascii=False) + "\n" for row in rows)
 
 
+def _simulated(series: list[Series], rows: list[dict]) -> list[dict]:
+    """Each row with simulated (true/false) and platform (None: measured): a table holding a simulated run
+    says per row which times are a simulator's model, so a group-by cannot pool them with measured ones."""
+    marks = {run.row.id: (bool(run.row.simulation), simulation.platform_name(run.row.simulation))
+             for s in series for run in s.runs}
+    return [{**row, "simulated": marks[row["run_id"]][0], "platform": marks[row["run_id"]][1]} for row in rows]
+
+
 def export(series: list[Series], fmt: str, per_sample: bool = False) -> str:
+    """The tidy table; where a run is simulated (SimGrid SMPI), every row ends with simulated and platform
+    (a selection of measured runs keeps the columns it always had)."""
     rows, fields = (samples(series), SAMPLE_FIELDS) if per_sample else (measurements(series), MEASUREMENT_FIELDS)
+    if any(run.row.simulation for s in series for run in s.runs):
+        rows, fields = _simulated(series, rows), (*fields, "simulated", "platform")
     return to_csv(rows, fields) if fmt == "csv" else to_jsonl(rows, fields)

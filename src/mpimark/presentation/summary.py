@@ -16,10 +16,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from mpimark.presentation import long_table
+from mpimark.presentation import hosts as host_list, long_table
 from mpimark.presentation.cells import csv_writer, markdown, terminal, text as cell_text
 from mpimark.records.figures import bandwidth_mbs, t_avg_usec
 from mpimark.records.mpi_library import one_line
+from mpimark.records import simulation
 from mpimark.records.results import TableKey
 
 Tables = dict[TableKey, list[dict]]
@@ -102,8 +103,11 @@ def _cell(column: Column, result: dict) -> str:
 
 def describe_run(run: dict) -> str:
     """One line saying which MPI ran where and when."""
-    hosts = ", ".join(run["hosts"])
-    return f"{one_line(run['mpi']['library_version'])} | {run['processes']} processes on {hosts} | {run['start_utc']}"
+    hosts = host_list.of_run(run)  # the first few of a large job's hosts, and how many more
+    line = f"{one_line(run['mpi']['library_version'])} | {run['processes']} processes on {hosts} | {run['start_utc']}"
+    # A simulated run says so wherever this line is shown (show, --stats, summary, markdown): its times are a model's.
+    simulated = simulation.of_run(run)
+    return line if simulated is None else f"{line} | {one_line(simulation.phrase(simulated))}"
 
 
 def to_rich(run: dict | None, tables: Tables) -> Group:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from mpimark.records import per_rank
 from mpimark.records.results import MACHINE_EVENT
 
 NOT_RECORDED = "not recorded"
@@ -62,7 +63,16 @@ def _compiler(core: Mapping, host: Mapping) -> str | None:
 def binding(run: Mapping) -> str | None:
     """How the ranks were bound, from each rank's allowed CPUs as the core saw them:
     "each rank on one CPU (0 | 1)", "not bound: each rank may use 0-1", "ranks on 0-1 | 2-3"."""
-    cpus = [rank.get("cpus") for rank in run.get("ranks") or []]
+    if per_rank.listed(run):
+        cpus = [rank.get("cpus") for rank in run.get("ranks") or []]
+    else:  # past the core's bound: the distinct allowed-CPU lists and their rank counts
+        counts = per_rank.value_counts(run, "cpus")
+        if not counts or any(c is None for c, _ in counts) or (run.get("ranks_summary") or {}).get("cpus", {}).get(
+                "other_ranks"):
+            return None
+        if len(counts) > 1:
+            return "ranks on CPUs " + " | ".join(f"{c} ({n} ranks)" for c, n in counts)
+        cpus = [counts[0][0]]
     if not cpus or any(c is None for c in cpus):
         return None
     listed = " | ".join(cpus)

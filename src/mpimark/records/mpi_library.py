@@ -14,6 +14,8 @@ VENDORS = (
     ("mpich", "MPICH", re.compile(r"^MPICH Version:\s*(\S+)")),  # MPICH Version:<TAB>4.0.2
     # Intel(R) MPI Library 2021.18.1 for ...; its I_MPI_DEBUG start-up line: Intel(R) MPI Library, Version 2021.18.1 ...
     ("impi", "Intel MPI", re.compile(r"^Intel\(R\) MPI Library,? (?:Version )?(\S+)")),
+    # SimGrid's SMPI (a simulator, docs/simulation.md): SMPI Version 3.32. Copyright The SimGrid Team 2007-2022
+    ("smpi", "SimGrid SMPI", re.compile(r"^SMPI Version (\d+(?:\.\d+)*)")),
 )
 
 

@@ -4,13 +4,16 @@ The stored placement is execution.placement.Placement.to_record():
 {"hosts": [...], "hostfile": str|null, "ppn": int|null, "bind": str|null,
 "env": {NAME: VALUE}, "launcher_args": [...]}; null or missing (a run stored
 before placement existed, an imported one) means the launcher's defaults.
-The core's run record has `nodes`, `ranks_per_node` and `ranks` (docs/results-format.md).
+The core's run record has `nodes`, `ranks_per_node` and `ranks` (docs/results-format.md), summarized past
+64 ranks (records/per_rank.py).
 Pure functions on those dicts, for show, runs, report and compare.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+from mpimark.records import per_rank
 
 DEFAULT = "launcher default"
 # (label, key) of the stored placement, in the order they are shown.
@@ -63,7 +66,7 @@ def nodes_by_ranks(run_record: Mapping | None) -> str | None:
     """'2 × 2' (nodes × ranks per node) from the core's run record; '2 × 1-2' when uneven; None if unknown."""
     if not run_record:
         return None
-    per_node = run_record.get("ranks_per_node")
+    per_node = per_rank.ranks_per_node(run_record)
     if not per_node:  # a stream of an older core: only one host tells the count
         hosts = run_record.get("hosts")
         if hosts and len(hosts) == 1 and run_record.get("processes"):
@@ -75,13 +78,7 @@ def nodes_by_ranks(run_record: Mapping | None) -> str | None:
 
 def rank_env(run_record: Mapping | None) -> dict[str, list]:
     """NAME -> the distinct values the ranks recorded for it (MPIMARK_RECORD_ENV), None for 'not set'."""
-    seen: dict[str, list] = {}
-    for rank in (run_record or {}).get("ranks") or []:
-        for name, value in (rank.get("env") or {}).items():
-            values = seen.setdefault(name, [])
-            if value not in values:
-                values.append(value)
-    return seen
+    return per_rank.rank_env(run_record)
 
 
 def env_everywhere(run_record: Mapping | None) -> dict[str, bool]:

@@ -34,6 +34,7 @@ from typing import Literal
 from mpimark.errors import MpimarkError
 from mpimark.paths import data_dir
 from mpimark.storage import intact
+from mpimark.records import per_rank
 from mpimark.records.results import MACHINE_EVENT, TableKey
 from mpimark.storage import compact
 
@@ -225,6 +226,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "ALTER TABLE results ADD COLUMN shape INTEGER",
     ),
+    # 9: a run on a simulated machine (SimGrid SMPI): its run record's "simulation" object (simulator, version,
+    # setup: platform, collective selector ...) as JSON, NULL for a measured run, so every view can mark it
+    # (records/simulation.py) without reading the run record. Runs stored before get it from their run record.
+    (
+        "ALTER TABLE runs ADD COLUMN simulation TEXT",
+        # CASE, not AND: SQLite evaluates CASE lazily, and json_type would raise on a run record that is not JSON.
+        """UPDATE runs SET simulation = CASE WHEN json_valid(run_record) THEN
+               CASE WHEN json_type(run_record, '$.simulation') = 'object'
+                    THEN json_extract(run_record, '$.simulation') END END
+            WHERE run_record LIKE '%"simulation"%'""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)  # what PRAGMA user_version reads after migrating
@@ -305,6 +317,8 @@ class RunRow:
     stream_path: str | None = None
     # The measurement this run is a launch of: its first run's id (None: stored alone, one launch).
     measurement: int | None = None
+    # The run record's "simulation" object (records/simulation.py): None for a run measured on real hardware.
+    simulation: dict | None = None
 
 
 def _process_start(pid: int) -> int | None:
@@ -388,13 +402,19 @@ def _record(text: str) -> dict:
 
 def _nodes(run_record: dict) -> tuple[int | None, str | None]:
     """(nodes, ranks per node as JSON) of a run record; a core that predates them on one host: (1, [N])."""
-    per_node = run_record.get("ranks_per_node")
-    if isinstance(per_node, list) and per_node:
+    per_node = per_rank.ranks_per_node(run_record)  # listed, or past the core's bound its counts
+    if per_node:
         return run_record.get("nodes") or len(per_node), _dumps(per_node)
     hosts, processes = run_record.get("hosts"), run_record.get("processes")
     if isinstance(hosts, list) and len(hosts) == 1 and isinstance(processes, int):
         return 1, _dumps([processes])
     return None, None
+
+
+def _simulation(run_record: dict) -> str | None:
+    """The runs.simulation column of a run record: its "simulation" object as JSON, None for a measured run."""
+    simulation = run_record.get("simulation")
+    return _dumps(simulation) if isinstance(simulation, dict) else None
 
 
 def _insert(conn: sqlite3.Connection, table: str, run_id: int, seq: int, columns: dict, record: str) -> None:
@@ -870,9 +890,11 @@ class Store:
             mpi = record.get("mpi") or {}
             conn.execute(
                 "UPDATE runs SET run_seq = ?, run_record = ?, processes = ?, hosts = ?,"
-                " mpi_library_version = ?, mpi_standard_version = ?, nodes = ?, ranks_per_node = ? WHERE id = ?",
+                " mpi_library_version = ?, mpi_standard_version = ?, nodes = ?, ranks_per_node = ?,"
+                " simulation = ? WHERE id = ?",
                 (seq, form, record.get("processes"), _dumps(record.get("hosts")),
-                 mpi.get("library_version"), mpi.get("standard_version"), *_nodes(record), run_id),
+                 mpi.get("library_version"), mpi.get("standard_version"), *_nodes(record),
+                 _simulation(record), run_id),
             )
         elif kind == "end":
             conn.execute(
@@ -999,13 +1021,14 @@ class Store:
         "SELECT id, started_utc, finished_utc, status, status_message, suite, mpi_name, mpi_prefix,"
         " mpi_library_version, mpi_standard_version, requested_processes, processes, hosts, launch_command,"
         " environment, (SELECT count(*) FROM results WHERE results.run_id = runs.id), elapsed_s,"
-        " load_average_after, placement, nodes, ranks_per_node, owner, stream_path, measurement FROM runs"
+        " load_average_after, placement, nodes, ranks_per_node, owner, stream_path, measurement, simulation"
+        " FROM runs"
     )
 
     @staticmethod
     def _run_row(row: tuple) -> RunRow:
         values = list(row)
-        for index in (12, 13, 14, 17, 18, 20, 21):  # the JSON columns
+        for index in (12, 13, 14, 17, 18, 20, 21, 24):  # the JSON columns
             values[index] = _loads(values[index])
         values[12] = values[12] or []
         return RunRow(*values)

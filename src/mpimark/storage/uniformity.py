@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 
-from mpimark.records import placement
+from mpimark.records import placement, simulation
 from mpimark.records.figures import key
 from mpimark.records.mpi_library import label as library_label
 from mpimark.storage.selection import LoadedRun, marked_waiting, selector_of, Series
@@ -29,6 +29,10 @@ ASPECTS: tuple[tuple[str, Callable[[RunRow], Hashable | None], Callable[[RunRow]
     ("placement (nodes x ranks per node)", lambda row: placement.shape(row.nodes, row.ranks_per_node),
      lambda row: row.processes),
     ("job size (processes)", lambda row: row.processes, lambda row: 0),
+    # A simulated launch (SimGrid SMPI) gives the model's times: never pooled with measured ones, nor with
+    # launches simulated on another platform.
+    ("machine (measured, or simulated on a platform)", lambda row: simulation.condition(row.simulation),
+     lambda row: 0),
 )
 
 

@@ -40,9 +40,15 @@
 
 static int reaper_fd = -1;
 
+/* The reaper's table, allocated by the rank before fork (the child may not call malloc: the rank may have
+ * threads). On the heap, not static: under SimGrid SMPI every rank holds its own copy of the static data,
+ * 64 KiB each for a table only the I/O suite's reaper uses (benchmarks/README.md, the core at scale). */
+static char (*reaper_names)[PATH_LEN];
+static int *reaper_listed;
+
 static void reaper_loop(int fd) {
-  static char names[2 * MAX_TRACKED][PATH_LEN];
-  static int listed[2 * MAX_TRACKED];
+  char (*names)[PATH_LEN] = reaper_names;
+  int *listed = reaper_listed;
   static char buf[PATH_LEN + 2];
   size_t have = 0;
   for (;;) {
@@ -74,7 +80,10 @@ static void reaper_loop(int fd) {
 
 static void start_reaper(void) {
   int fds[2];
-  if (reaper_fd >= 0 || pipe(fds) != 0) return;
+  if (reaper_fd >= 0) return;
+  if (!reaper_names) reaper_names = calloc(2 * MAX_TRACKED, PATH_LEN);
+  if (!reaper_listed) reaper_listed = calloc(2 * MAX_TRACKED, sizeof(int));
+  if (!reaper_names || !reaper_listed || pipe(fds) != 0) return;
   long maxfd = sysconf(_SC_OPEN_MAX);
   if (maxfd < 0 || maxfd > MAX_FD_CLOSED) maxfd = MAX_FD_CLOSED;
   pid_t pid = fork();
@@ -118,7 +127,7 @@ static void reaper_send(char op, const char *p) {
 
 /* ---- names that exist on disk, removed on a signal or a fatal error ---- */
 
-static char tracked[MAX_TRACKED][PATH_LEN];
+static char (*tracked)[PATH_LEN]; /* MAX_TRACKED names, allocated at the first (heap, as reaper_names) */
 static volatile sig_atomic_t in_use[MAX_TRACKED];
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_CAUGHT ((int)(sizeof(caught) / sizeof(caught[0])))
@@ -163,6 +172,7 @@ static void block_caught(int how) {
 
 static void track_one(const char *p) {
   if (strlen(p) >= PATH_LEN) return;
+  if (!tracked && !(tracked = calloc(MAX_TRACKED, PATH_LEN))) return;
   block_caught(SIG_BLOCK);
   for (int i = 0; i < MAX_TRACKED; i++)
     if (!in_use[i]) {
@@ -376,7 +386,8 @@ static double disk_need(const options_t *o, const bench_desc *const *list, int n
     single |= list[i]->cls == CLASS_SINGLE;
   }
   if (!files) return 0;
-  static size_t sizes[MAX_SIZES];
+  size_t *sizes = malloc(sizeof(size_t) * MAX_SIZES); /* not static: see reaper_names */
+  if (!sizes) return 0;
   int ns = sizes_build(o, dtype_size(o->data_type), sizes, MAX_SIZES);
   int by_volume = o->iter_policy == POLICY_DYNAMIC || o->iter_policy == POLICY_AUTO;
   double vol = by_volume ? o->overall_vol_mb * 1048576.0 : INFINITY, most = 0;
@@ -386,6 +397,7 @@ static double disk_need(const options_t *o, const bench_desc *const *list, int n
     double b = (double)io_sections(sizes[i], o->msgspersample, vol) * (double)sizes[i];
     most = b > most ? b : most;
   }
+  free(sizes);
   int smallest = single ? 1 : (o->npmin < P ? o->npmin : P);
   return most * (o->multi >= 0 ? P / (smallest > 0 ? smallest : 1) : 1);
 }

@@ -6,6 +6,7 @@
 #include "suites/osu/osu.h"
 #include "engine/engine.h"
 #include "engine/finish.h"
+#include "engine/simulation.h"
 #include "engine/sysinfo.h"
 #include "report/reporter.h"
 #include "suites/common/own_suite.h"
@@ -200,6 +201,15 @@ static void run_steps(osu_ctx_t *c, osu_options_t *o, const step_t *steps, int n
 /* MPI_Init's time on this rank, for osu_init: OSU's clock (CLOCK_REALTIME) around the call. */
 static double init_ms;
 
+/* What SimGrid SMPI cannot run of OSU's programs (engine/simulation.h; docs/core.md's table), or NULL. */
+static const char *osu_simulation_why(const osu_test_t *t) {
+  if (!MPIMARK_SIMULATED) return NULL;
+  /* osu_nbc.c times its compute slices with cpu_calibrate, like IMB's overlap benchmarks */
+  if (t->family == OSU_FAM_NBC) return SIMULATION_WHY_CPU_TIMED;
+  if (t->family == OSU_FAM_STARTUP && strcmp(t->name, "init") == 0) return SIMULATION_WHY_STARTUP;
+  return NULL;
+}
+
 int osu_main(int argc, char **argv) {
   static osu_options_t o;
   char err[ERR_LEN] = {0};
@@ -233,6 +243,10 @@ int osu_main(int argc, char **argv) {
     case ASK_RUN: break;
   }
   if (!processes_ok(t, np, err, sizeof(err))) return finish(rank, EXIT_BAD_INPUT, err);
+  char osu_name[64];
+  snprintf(osu_name, sizeof(osu_name), "osu_%s", t->name);
+  if (simulation_refuse(osu_name, osu_simulation_why(t), err, sizeof(err)) != 0)
+    return finish(rank, EXIT_BAD_INPUT, err);
   if (provided < wanted) {
     snprintf(err, sizeof(err), "osu_%s needs MPI_THREAD_MULTIPLE, which this MPI library does not provide", t->name);
     return finish(rank, EXIT_BAD_INPUT, err);

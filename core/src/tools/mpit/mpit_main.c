@@ -10,7 +10,9 @@
  * Run as a singleton (no launcher needed). MPI_Init comes first, because
  * Open MPI registers its components' variables (coll_tuned_*) only when it
  * opens the frameworks. A library whose MPI_T_init_thread fails ends with
- * one line and exit 5. */
+ * one line and exit 5 (EXIT_NO_MPIT), and so does a library whose header has
+ * no MPI_T at all (CMake's MPIMARK_HAVE_MPI_T is 0, e.g. SimGrid SMPI): then
+ * everything that names MPI_T is left out of the build. */
 #include "tools/mpit/mpit.h"
 #include "engine/finish.h"
 #include "util/strutil.h"
@@ -25,6 +27,7 @@
 #define DESC_LEN 4096
 #define MATCH_MAX 32
 
+#if MPIMARK_HAVE_MPI_T
 static const char *scope_name(int scope) {
   switch (scope) {
     case MPI_T_SCOPE_CONSTANT: return "constant";
@@ -181,6 +184,8 @@ static void write_cvar(jw_t *w, int i, const char *name, const char *desc, int v
   jw_obj_end(w);
 }
 
+#endif /* MPIMARK_HAVE_MPI_T */
+
 static int usage(FILE *f, int code) {
   fprintf(f,
     "usage: mpimark-core mpit [-match TEXT[,TEXT...]] [-json FILE]\n"
@@ -215,6 +220,20 @@ int mpit_main(int argc, char **argv) {
       return EXIT_BAD_INPUT;
     }
   }
+#if !MPIMARK_HAVE_MPI_T
+  /* Checked after the options, so that a wrong option is still exit 2; MPI_Init and
+   * MPI_Finalize still pair up, because a launcher (smpirun) expects every rank to. */
+  (void)path;
+  (void)n_match;
+  MPI_Init(&argc, &argv);
+  int rank0 = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank0);
+  if (rank0 == 0)
+    error_linef("this MPI library has no MPI_T interface (its mpi.h lacks the tool information interface; "
+                "this core was built with MPIMARK_HAVE_MPI_T=0): mpit cannot list control variables");
+  MPI_Finalize();
+  return EXIT_NO_MPIT;
+#else
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -264,11 +283,16 @@ int mpit_main(int argc, char **argv) {
   MPI_T_finalize();
   MPI_Finalize();
   return code;
+#endif
 }
 
 void mpit_write_cvars(jw_t *w) {
   const char *list = getenv(MPIT_CVARS_ENV);
   if (!list || !*list) return;
+#if !MPIMARK_HAVE_MPI_T
+  /* No MPI_T: the same null as a library whose MPI_T_init_thread fails (the front end reads it as unread). */
+  jw_null(w, "mpit_cvars");
+#else
   int provided = 0;
   if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
     jw_null(w, "mpit_cvars");
@@ -304,4 +328,5 @@ void mpit_write_cvars(jw_t *w) {
   }
   jw_obj_end(w);
   MPI_T_finalize();
+#endif
 }

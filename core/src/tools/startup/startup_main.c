@@ -8,6 +8,7 @@
  * first-barrier durations, osu_init's line and, with -hello, osu_hello's. */
 #include "tools/tools.h"
 #include "engine/finish.h"
+#include "engine/simulation.h"
 #include "util/parse.h"
 #include "util/stats.h"
 #include "util/strutil.h"
@@ -153,6 +154,8 @@ int startup_main(int argc, char **argv) {
     if (rank == 0) usage(stdout);
     return finish(rank, 0, NULL);
   }
+  if (simulation_refuse("startup", MPIMARK_SIMULATED ? SIMULATION_WHY_STARTUP : NULL, err, sizeof(err)) != 0)
+    return finish(rank, EXIT_BAD_INPUT, err);
 
   /* The launch time: the option, else rank 0's environment. */
   int64_t launch[2] = {0, 0};    /* value, 1 option / 2 environment */
