@@ -106,11 +106,17 @@ def test_an_algorithm_mpich_refuses_for_the_call_is_not_applicable_not_a_failure
 def test_a_library_abort_is_told_in_the_runs_message(need, tmp_path):
     """The forced algorithm launched anyway (`mpimark run --env`): MPICH's own reason ends the message."""
     need("mpich")
-    db = str(tmp_path / "r.db")
-    result = mpimark("run", "mpi1", "Alltoall", "-n", "2", "--mpi", "mpich", "--db", db, "-msglog", "0:2",
-                     "--env", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pairwise_sendrecv_replace",
-                     "--env", "MPIR_CVAR_COLLECTIVE_FALLBACK=error")
-    assert result.returncode != 0 and "Traceback" not in result.stderr
+    # One launch in about five (under pytest, 2026-11-27) ends with no line of MPICH's at all: hydra ends
+    # the other rank (status 15) before the aborting rank's error stack reaches it. A second launch then
+    # shows it; two launches without it fail the test.
+    for attempt in (1, 2):
+        db = str(tmp_path / f"r{attempt}.db")
+        result = mpimark("run", "mpi1", "Alltoall", "-n", "2", "--mpi", "mpich", "--db", db, "-msglog", "0:2",
+                         "--env", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pairwise_sendrecv_replace",
+                         "--env", "MPIR_CVAR_COLLECTIVE_FALLBACK=error")
+        assert result.returncode != 0 and "Traceback" not in result.stderr
+        if "MPIR_Alltoall_impl" in result.stderr:
+            break
     assert "MPIR_Alltoall_impl" in result.stderr  # the library's lines, shown with the failure
     with Store(db) as store:
         (run,) = store.runs()

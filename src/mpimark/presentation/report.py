@@ -141,9 +141,11 @@ def overview(series: list[Series]) -> Table:
             statuses[run.row.status] = statuses.get(run.row.status, 0) + 1
         counts = sorted({run.row.processes or run.row.requested_processes for run in s.runs})
         hosts = sorted({host for run in s.runs for host in run.row.hosts})
+        # A run past the core's bound lists its first hosts only; its node count says how many it had.
+        most_nodes = max((run.row.nodes or 0 for run in s.runs), default=0)
         rows.append([s.label, "; ".join(filter(None, libraries)) or "-", ", ".join(map(str, counts)),
                      ", ".join(str(run.row.id) for run in s.runs),
-                     ", ".join(f"{n} {status}" for status, n in statuses.items()), host_list.listed(hosts) or "-",
+                     ", ".join(f"{n} {status}" for status, n in statuses.items()), host_list.listed(hosts, most_nodes) or "-",
                      ", ".join(sorted({placement.shape(run.row.nodes, run.row.ranks_per_node) for run in s.runs}
                                       - {""})) or "-",
                      "; ".join(sorted({describe_placement(run.row.placement) for run in s.runs}))])
