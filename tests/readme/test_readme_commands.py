@@ -57,7 +57,6 @@ NOT_HERE = {
     "for i in $(seq 10); do for p in /opt/mpi-before": "needs two builds of an MPI under /opt (20 launches)",
     "mpimark compare $(seq -s, 1 2 19)": "compares the 20 launches of the loop before it",
     "mpimark compare mpis": "compares the study the matrix line before it makes (20 launches)",
-    "apt-get install libsimgrid-dev": "installs a Debian package (scripts/test.sh does, as root)",
     "mpimark run mpi1 Allreduce -msglog 0:10 -n 1536 --mpi smpi": "a 1,536-rank simulation: minutes of wall time "
                                                                   "(tests/simulation runs 16 ranks on each platform)",
 }
